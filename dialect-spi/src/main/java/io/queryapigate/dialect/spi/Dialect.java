@@ -1,0 +1,66 @@
+package io.queryapigate.dialect.spi;
+
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * One configured connection's access to its database: long-lived, shared by all requests, thread-safe.
+ *
+ * <p>The service creates a dialect at startup through {@link DialectFactory#create}, calls {@link #execute} from
+ * many request threads at once, calls {@link #checkHealth} from its health checks, and calls {@link #close} once at
+ * shutdown. A dialect owns its pool of sessions (connections) and its session-safety strategy: every call must
+ * start from the same session state whatever earlier calls on a reused session did (see {@link SessionStrategy}).
+ *
+ * <p>Failures are reported as {@link DialectException}s carrying a {@link DialectError}; a dialect never lets a
+ * driver exception escape, and never puts credentials into exception messages.
+ */
+public interface Dialect extends AutoCloseable {
+
+    /**
+     * What this dialect guarantees; the service and the contract tests rely on it.
+     *
+     * @return an immutable set of capabilities
+     */
+    Set<Capability> capabilities();
+
+    /**
+     * The session-safety strategy, as data: what each call sends before, with and after the user's statement.
+     *
+     * @return the strategy; never null
+     */
+    SessionStrategy sessionStrategy();
+
+    /**
+     * Runs one statement and pushes its result into {@code sink}, row by row, without buffering the whole result.
+     *
+     * <p>The dialect applies the request's time limit (on the database side wherever the engine allows), binds
+     * {@link QueryRequest#parameters()} as real parameters, runs {@link AccessMode#READ} requests in a session that
+     * refuses writes where it declares {@link Capability#SERVER_ENFORCED_READ_ONLY}, and stops reading after
+     * {@link QueryRequest#maxRows()} rows (reporting {@link QueryStats#truncated()} when more were available).
+     * It stops early, without error, when the sink's {@link RowSink#row} returns {@code false}.
+     *
+     * <p>Blocking: this method returns when the statement has finished or failed. It may be called concurrently from
+     * any number of threads; it waits for a free session when the pool is exhausted, and fails with
+     * {@link DialectError#UNAVAILABLE} if none frees up within the request's time limit.
+     *
+     * @param request the statement, its parameters and limits
+     * @param sink where the columns and rows go; used only from the calling thread
+     * @return counts for the finished call
+     * @throws DialectException when the statement fails, times out, is cancelled or cannot reach the database
+     */
+    QueryStats execute(QueryRequest request, RowSink sink);
+
+    /**
+     * Checks that the database answers within {@code timeout}.
+     *
+     * @param timeout the longest the check may take
+     * @throws DialectException with {@link DialectError#UNAVAILABLE} when the database does not answer
+     */
+    void checkHealth(Duration timeout);
+
+    /**
+     * Releases every pooled session. Calls after close fail with {@link DialectError#UNAVAILABLE}. Idempotent.
+     */
+    @Override
+    void close();
+}

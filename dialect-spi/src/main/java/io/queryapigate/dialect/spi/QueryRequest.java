@@ -1,0 +1,80 @@
+package io.queryapigate.dialect.spi;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One statement to run, with everything that limits it.
+ *
+ * <p>{@code sql} is a single statement whose parameters appear as JDBC {@code ?} markers, one per element of
+ * {@code parameters}, in order. The service has already checked it (one statement; a read when {@code mode} is
+ * {@link AccessMode#READ}); dialects must still not assume the check is perfect, which is why
+ * {@link Capability#SERVER_ENFORCED_READ_ONLY} exists.
+ *
+ * @param sql the statement with {@code ?} markers
+ * @param parameters the bound values, in marker order
+ * @param mode read or write
+ * @param timeout the time limit for the whole call; positive
+ * @param maxRows the most rows to deliver to the sink; positive
+ * @param streaming true for exports: the dialect uses its streaming path (server-side cursor, fetch size) and
+ *     keeps memory constant whatever the row count
+ * @param requestId the service's request id, for logs and for engines that can tag a query
+ */
+public record QueryRequest(
+        String sql,
+        List<Parameter> parameters,
+        AccessMode mode,
+        Duration timeout,
+        long maxRows,
+        boolean streaming,
+        String requestId) {
+
+    /** Validates the fields. */
+    public QueryRequest {
+        Objects.requireNonNull(sql, "sql is null");
+        parameters = List.copyOf(Objects.requireNonNull(parameters, "parameters is null"));
+        Objects.requireNonNull(mode, "mode is null");
+        Objects.requireNonNull(timeout, "timeout is null");
+        Objects.requireNonNull(requestId, "requestId is null");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive");
+        }
+        if (maxRows < 1) {
+            throw new IllegalArgumentException("maxRows must be at least 1");
+        }
+    }
+
+    /**
+     * A read of {@code sql} with the given parameters, not streamed.
+     *
+     * @param sql the statement with {@code ?} markers
+     * @param parameters the bound values
+     * @param timeout the time limit
+     * @param maxRows the row limit
+     * @return the request, with an empty request id
+     */
+    public static QueryRequest read(String sql, List<Parameter> parameters, Duration timeout, long maxRows) {
+        return new QueryRequest(sql, parameters, AccessMode.READ, timeout, maxRows, false, "");
+    }
+
+    /**
+     * A copy with another access mode.
+     *
+     * @param newMode the mode
+     * @return the copy
+     */
+    public QueryRequest withMode(AccessMode newMode) {
+        return new QueryRequest(sql, parameters, newMode, timeout, maxRows, streaming, requestId);
+    }
+
+    /**
+     * A copy with another time limit.
+     *
+     * @param newTimeout the time limit
+     * @return the copy
+     */
+    public QueryRequest withTimeout(Duration newTimeout) {
+        return new QueryRequest(sql, parameters, mode, newTimeout, maxRows, streaming, requestId);
+    }
+}
