@@ -1,0 +1,136 @@
+package io.queryapigate;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.auth.AuthDynamicFeature;
+import io.dropwizard.auth.AuthValueFactoryProvider;
+import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
+import io.dropwizard.configuration.SubstitutingSourceProvider;
+import io.dropwizard.core.Application;
+import io.dropwizard.core.server.AbstractServerFactory;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.core.setup.Environment;
+import io.queryapigate.auth.ApiKeyAuthFilter;
+import io.queryapigate.auth.ApiKeyAuthenticator;
+import io.queryapigate.auth.Caller;
+import io.queryapigate.cli.DialectsCommand;
+import io.queryapigate.config.SeedQuery;
+import io.queryapigate.core.EventLog;
+import io.queryapigate.core.QueryService;
+import io.queryapigate.core.SavedQueries;
+import io.queryapigate.dialect.ConnectionRegistry;
+import io.queryapigate.dialect.DialectHealthCheck;
+import io.queryapigate.dialect.DialectRegistry;
+import io.queryapigate.errors.ApiExceptionMapper;
+import io.queryapigate.errors.DialectExceptionMapper;
+import io.queryapigate.errors.JsonExceptionMapper;
+import io.queryapigate.errors.UnexpectedExceptionMapper;
+import io.queryapigate.errors.WebApplicationExceptionMapper;
+import io.queryapigate.http.RequestIdFilter;
+import io.queryapigate.resources.ApiKeysResource;
+import io.queryapigate.resources.ExecuteSqlResource;
+import io.queryapigate.resources.HealthResource;
+import io.queryapigate.resources.QueriesResource;
+import io.queryapigate.resources.QueryResource;
+import io.queryapigate.store.Store;
+import jakarta.servlet.DispatcherType;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Wires the gateway explicitly: store, dialects, auth, resources, health checks. */
+public class GatewayApplication extends Application<GatewayConfiguration> {
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayApplication.class);
+
+    public static void main(String[] args) throws Exception {
+        new GatewayApplication().run(args);
+    }
+
+    @Override
+    public String getName() {
+        return "queryapigate";
+    }
+
+    @Override
+    public void initialize(Bootstrap<GatewayConfiguration> bootstrap) {
+        bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
+                bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
+        bootstrap.addCommand(new DialectsCommand());
+    }
+
+    @Override
+    public void run(GatewayConfiguration config, Environment environment) throws Exception {
+        Clock clock = Clock.systemUTC();
+        ObjectMapper mapper = environment.getObjectMapper();
+        Path home = Path.of(config.getHome()).toAbsolutePath().normalize();
+        java.nio.file.Files.createDirectories(home);
+        if (config.getServerFactory() instanceof AbstractServerFactory server) {
+            server.setRegisterDefaultExceptionMappers(false);
+        }
+
+        String storeUrl = Store.resolveUrl(config.getStore().getUrl(), home);
+        Store store = Store.open(environment, storeUrl, config.getStore().getUser(), config.getStore().getPassword(),
+                config.getStore().getMaxConnections(), home);
+
+        DialectRegistry dialects = DialectRegistry.discover(GatewayApplication.class.getClassLoader());
+        Duration serverTimeout = Duration.ofMillis(config.getLimits().getQueryTimeout().toMilliseconds());
+        ConnectionRegistry connections = ConnectionRegistry.create(dialects, config.getConnections(), serverTimeout,
+                config.getLimits().getMaxRows(), home);
+        environment.lifecycle().manage(connections);
+        connections.all().values().forEach(c -> environment.healthChecks().register("connection." + c.name(),
+                new DialectHealthCheck(c.dialect(), Duration.ofSeconds(5))));
+
+        EventLog events = new EventLog(store.jdbi(), config.getEvents().getQueueCapacity(),
+                Duration.ofMillis(config.getEvents().getFlushInterval().toMilliseconds()),
+                config.getEvents().getHistoryPerVersion(), Duration.ofHours(config.getEvents().getRetentionHours()),
+                clock, environment.metrics());
+        environment.lifecycle().manage(events);
+
+        long maxSql = config.getLimits().getMaxSqlLength().toBytes();
+        QueryService queryService = new QueryService(store, connections, events, mapper, clock,
+                config.getLimits().getMaxRows(), maxSql);
+        SavedQueries savedQueries = new SavedQueries(store, connections, mapper, clock, maxSql);
+        seed(config, savedQueries);
+
+        environment.servlets().addFilter("request-id",
+                        new RequestIdFilter(config.getLimits().getMaxRequestBody().toBytes()))
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+
+        var jersey = environment.jersey();
+        jersey.register(new ApiExceptionMapper());
+        jersey.register(new DialectExceptionMapper());
+        jersey.register(new JsonExceptionMapper());
+        jersey.register(new WebApplicationExceptionMapper());
+        jersey.register(new UnexpectedExceptionMapper());
+        jersey.register(new AuthDynamicFeature(new ApiKeyAuthFilter.Builder()
+                .setAuthenticator(new ApiKeyAuthenticator(config.getAuth().getAdminKey(), store.keys(), mapper, clock))
+                .setPrefix("ApiKey")
+                .setRealm("queryapigate")
+                .buildAuthFilter()));
+        jersey.register(new AuthValueFactoryProvider.Binder<>(Caller.class));
+        jersey.register(new HealthResource(version(), clock));
+        jersey.register(new QueryResource(queryService));
+        jersey.register(new ExecuteSqlResource(queryService));
+        jersey.register(new QueriesResource(savedQueries, store.history()));
+        jersey.register(new ApiKeysResource(store.keys(), connections, mapper, clock));
+    }
+
+    private static void seed(GatewayConfiguration config, SavedQueries saved) {
+        for (SeedQuery q : config.getSeedQueries()) {
+            if (saved.list().stream().anyMatch(existing -> existing.name().equals(q.getName()))) {
+                continue;
+            }
+            SavedQueries.Definition d = saved.validate(q.getSql(), q.getParameters(), q.getConnection(),
+                    q.getDescription(), 0);
+            saved.create(q.getName(), d, "startup", true);
+            LOG.info("Created and published the seed query '{}'", q.getName());
+        }
+    }
+
+    static String version() {
+        String v = GatewayApplication.class.getPackage().getImplementationVersion();
+        return v == null ? "dev" : v;
+    }
+}

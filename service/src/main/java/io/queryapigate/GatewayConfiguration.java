@@ -1,0 +1,117 @@
+package io.queryapigate;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.core.Configuration;
+import io.queryapigate.config.AuthConfig;
+import io.queryapigate.config.ConnectionConfig;
+import io.queryapigate.config.EventsConfig;
+import io.queryapigate.config.LimitsConfig;
+import io.queryapigate.config.SeedQuery;
+import io.queryapigate.config.StoreConfig;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The service's YAML. Every key is described in docs/config-reference.md and in config/quickstart.yml. */
+public class GatewayConfiguration extends Configuration {
+    @NotEmpty
+    private String home = "./data";
+
+    @Valid
+    @NotNull
+    private StoreConfig store = new StoreConfig();
+
+    @Valid
+    @NotNull
+    private AuthConfig auth = new AuthConfig();
+
+    @Valid
+    @NotNull
+    private LimitsConfig limits = new LimitsConfig();
+
+    @Valid
+    @NotNull
+    private EventsConfig events = new EventsConfig();
+
+    @Valid
+    @NotNull
+    private Map<String, ConnectionConfig> connections = new LinkedHashMap<>();
+
+    @Valid
+    @NotNull
+    private List<SeedQuery> seedQueries = new ArrayList<>();
+
+    @JsonProperty
+    public String getHome() {
+        return home;
+    }
+
+    @JsonProperty
+    public void setHome(String home) {
+        this.home = home;
+    }
+
+    @JsonProperty
+    public StoreConfig getStore() {
+        return store;
+    }
+
+    @JsonProperty
+    public void setStore(StoreConfig store) {
+        this.store = store;
+    }
+
+    @JsonProperty
+    public AuthConfig getAuth() {
+        return auth;
+    }
+
+    @JsonProperty
+    public void setAuth(AuthConfig auth) {
+        this.auth = auth;
+    }
+
+    @JsonProperty
+    public LimitsConfig getLimits() {
+        return limits;
+    }
+
+    @JsonProperty
+    public void setLimits(LimitsConfig limits) {
+        this.limits = limits;
+    }
+
+    @JsonProperty
+    public EventsConfig getEvents() {
+        return events;
+    }
+
+    @JsonProperty
+    public void setEvents(EventsConfig events) {
+        this.events = events;
+    }
+
+    @JsonProperty
+    public Map<String, ConnectionConfig> getConnections() {
+        return connections;
+    }
+
+    @JsonProperty
+    public void setConnections(Map<String, ConnectionConfig> connections) {
+        this.connections = connections;
+    }
+
+    @JsonProperty
+    public List<SeedQuery> getSeedQueries() {
+        return seedQueries;
+    }
+
+    @JsonProperty
+    public void setSeedQueries(List<SeedQuery> seedQueries) {
+        this.seedQueries = seedQueries;
+    }
+}

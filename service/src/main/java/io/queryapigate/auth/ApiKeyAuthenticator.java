@@ -1,0 +1,66 @@
+package io.queryapigate.auth;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.auth.Authenticator;
+import io.queryapigate.store.ApiKeyDao;
+import io.queryapigate.store.ApiKeyRow;
+import java.io.IOException;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Resolves a presented secret: the administrator key (compared in constant time through its hash), else one
+ * indexed store read by SHA-256. Inactive keys and keys past their expiry date (valid through the end of that day,
+ * UTC) are treated exactly like unknown ones.
+ */
+public final class ApiKeyAuthenticator implements Authenticator<String, Caller> {
+    private static final Logger LOG = LoggerFactory.getLogger(ApiKeyAuthenticator.class);
+    private static final Grants ALL = new Grants(List.of("*"), List.of("*"), true);
+
+    private final byte[] adminHash;
+    private final ApiKeyDao keys;
+    private final ObjectMapper mapper;
+    private final Clock clock;
+
+    public ApiKeyAuthenticator(String adminKey, ApiKeyDao keys, ObjectMapper mapper, Clock clock) {
+        this.adminHash = KeyHasher.sha256(adminKey);
+        this.keys = keys;
+        this.mapper = mapper;
+        this.clock = clock;
+    }
+
+    @Override
+    public Optional<Caller> authenticate(String secret) {
+        if (secret == null || secret.isEmpty() || secret.length() > 512) {
+            return Optional.empty();
+        }
+        byte[] hash = KeyHasher.sha256(secret);
+        if (MessageDigest.isEqual(hash, adminHash)) {
+            return Optional.of(new Caller(Caller.ADMIN_KEY_ID, "admin", true, ALL));
+        }
+        Optional<ApiKeyRow> row = keys.findByHash(java.util.HexFormat.of().formatHex(hash));
+        if (row.isEmpty() || !row.get().active() || expired(row.get().expiresAt())) {
+            return Optional.empty();
+        }
+        try {
+            Grants grants = mapper.readValue(row.get().grants(), Grants.class);
+            return Optional.of(new Caller(row.get().id(), row.get().name(), false, grants));
+        } catch (IOException e) {
+            LOG.error("API key {} has unreadable grants; refusing it", row.get().name(), e);
+            return Optional.empty();
+        }
+    }
+
+    private boolean expired(String expiresAt) {
+        if (expiresAt == null) {
+            return false;
+        }
+        return LocalDate.now(clock.withZone(ZoneOffset.UTC)).isAfter(LocalDate.parse(expiresAt));
+    }
+}

@@ -1,0 +1,4 @@
+package io.queryapigate.core;
+
+/** A finished call: the rendered body and what it held. */
+public record CallResult(byte[] body, long rows, boolean truncated, String connection) {}

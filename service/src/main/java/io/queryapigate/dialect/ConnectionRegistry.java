@@ -1,0 +1,84 @@
+package io.queryapigate.dialect;
+
+import io.dropwizard.lifecycle.Managed;
+import io.queryapigate.config.ConnectionConfig;
+import io.queryapigate.dialect.spi.Dialect;
+import io.queryapigate.dialect.spi.DialectContext;
+import io.queryapigate.dialect.spi.DialectFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The configured connections and their live dialects; closes them all at shutdown. */
+public final class ConnectionRegistry implements Managed {
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionRegistry.class);
+
+    /** A connection ready to run calls. */
+    public record Connection(String name, String dialectName, Dialect dialect, Duration timeout) {}
+
+    private final Map<String, Connection> connections;
+
+    private ConnectionRegistry(Map<String, Connection> connections) {
+        this.connections = Collections.unmodifiableMap(connections);
+    }
+
+    /**
+     * Creates a dialect per configured connection. A bad dialect name or property stops startup with a message
+     * naming the YAML key.
+     */
+    public static ConnectionRegistry create(DialectRegistry registry, Map<String, ConnectionConfig> configs,
+            Duration serverTimeout, long maxRows, Path home) {
+        Map<String, Connection> out = new LinkedHashMap<>();
+        try {
+            for (Map.Entry<String, ConnectionConfig> e : configs.entrySet()) {
+                String name = e.getKey();
+                if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,99}")) {
+                    throw new IllegalStateException("connections." + name + ": a connection name is 1-100 letters,"
+                            + " digits, '.', '_' or '-', starting with a letter or digit");
+                }
+                ConnectionConfig c = e.getValue();
+                DialectFactory factory = registry.require(c.getDialect(), name);
+                Duration timeout = c.getQueryTimeout() == null ? serverTimeout
+                        : Duration.ofMillis(Math.min(serverTimeout.toMillis(), c.getQueryTimeout().toMilliseconds()));
+                DialectContext context = new DialectContext(name, c.getUrl(), Optional.ofNullable(c.getUser()),
+                        Optional.ofNullable(c.getPassword()), timeout, maxRows, c.getPoolSize(), home);
+                Dialect dialect;
+                try {
+                    dialect = factory.create(context, Map.copyOf(c.getProperties()));
+                } catch (IllegalArgumentException ex) {
+                    throw new IllegalStateException("connections." + name + ".properties: " + ex.getMessage(), ex);
+                }
+                out.put(name, new Connection(name, c.getDialect(), dialect, timeout));
+                LOG.info("Connection '{}' uses dialect '{}'", name, c.getDialect());
+            }
+        } catch (RuntimeException e) {
+            out.values().forEach(c -> c.dialect().close());
+            throw e;
+        }
+        return new ConnectionRegistry(out);
+    }
+
+    public Optional<Connection> get(String name) {
+        return Optional.ofNullable(connections.get(name));
+    }
+
+    public Map<String, Connection> all() {
+        return connections;
+    }
+
+    @Override
+    public void stop() {
+        for (Connection c : connections.values()) {
+            try {
+                c.dialect().close();
+            } catch (RuntimeException e) {
+                LOG.warn("Closing connection '{}' failed", c.name(), e);
+            }
+        }
+    }
+}

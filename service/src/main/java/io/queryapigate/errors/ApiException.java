@@ -1,0 +1,54 @@
+package io.queryapigate.errors;
+
+import java.util.Map;
+
+/**
+ * A refusal with a stable code, rendered as {@code {"error": ..., "code": ..., "request_id": ...}} plus an optional
+ * {@code errors} map naming each bad field. Codes are part of the public API (docs/errors.md).
+ */
+public class ApiException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final int status;
+    private final String code;
+    private final transient Map<String, String> errors;
+
+    public ApiException(int status, String code, String message) {
+        this(status, code, message, Map.of());
+    }
+
+    public ApiException(int status, String code, String message, Map<String, String> errors) {
+        super(message, null, false, false);
+        this.status = status;
+        this.code = code;
+        this.errors = errors;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public Map<String, String> errors() {
+        return errors;
+    }
+
+    public static ApiException badRequest(String code, String message) {
+        return new ApiException(400, code, message);
+    }
+
+    public static ApiException notFound(String code, String message) {
+        return new ApiException(404, code, message);
+    }
+
+    public static ApiException forbidden(String code, String message) {
+        return new ApiException(403, code, message);
+    }
+
+    public static ApiException unauthorized() {
+        return new ApiException(401, "unauthorized", "A valid API key is required (X-API-Key header).");
+    }
+}

@@ -1,0 +1,13 @@
+package io.queryapigate.errors;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.Map;
+
+/** The JSON error envelope every error response uses. */
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
+public record ErrorBody(
+        @JsonProperty("error") String error,
+        @JsonProperty("code") String code,
+        @JsonProperty("request_id") String requestId,
+        @JsonProperty("errors") Map<String, String> errors) {}

@@ -1,0 +1,44 @@
+package io.queryapigate.errors;
+
+import io.queryapigate.http.RequestIds;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.Map;
+
+/** Builds error responses in the envelope, with the request's id. */
+public final class ErrorResponses {
+    private ErrorResponses() {}
+
+    public static Response of(HttpServletRequest request, int status, String code, String message,
+            Map<String, String> errors) {
+        String requestId = request == null ? "" : RequestIds.of(request);
+        Response.ResponseBuilder builder = Response.status(status)
+                .type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(new ErrorBody(message, code, requestId, errors == null || errors.isEmpty() ? null : errors));
+        if (status == 401) {
+            builder.header("WWW-Authenticate", "ApiKey realm=\"queryapigate\"");
+        }
+        return builder.build();
+    }
+
+    public static String defaultCode(int status) {
+        return switch (status) {
+            case 400 -> "invalid_request";
+            case 401 -> "unauthorized";
+            case 403 -> "forbidden";
+            case 404 -> "not_found";
+            case 405 -> "method_not_allowed";
+            case 406 -> "not_acceptable";
+            case 409 -> "conflict";
+            case 412 -> "precondition_failed";
+            case 413 -> "payload_too_large";
+            case 415 -> "unsupported_media_type";
+            case 429 -> "rate_limited";
+            case 502 -> "upstream_failed";
+            case 503 -> "unavailable";
+            case 504 -> "timeout";
+            default -> status >= 500 ? "internal_error" : "invalid_request";
+        };
+    }
+}

@@ -1,0 +1,51 @@
+package io.queryapigate.http;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.slf4j.MDC;
+
+/**
+ * Gives every request an id (the caller's {@code X-Request-Id} when it is 1-64 characters of {@code
+ * [A-Za-z0-9._:-]}, else a generated one), puts it on the response and in the logging context, and refuses request
+ * bodies over the configured size with 413 before anything reads them.
+ */
+public class RequestIdFilter implements Filter {
+    private final long maxBodyBytes;
+
+    public RequestIdFilter(long maxBodyBytes) {
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
+            throws IOException, ServletException {
+        HttpServletRequest request = (HttpServletRequest) req;
+        HttpServletResponse response = (HttpServletResponse) res;
+        String id = RequestIds.accept(request.getHeader(RequestIds.HEADER));
+        if (id == null) {
+            id = RequestIds.generate();
+        }
+        request.setAttribute(RequestIds.ATTRIBUTE, id);
+        response.setHeader(RequestIds.HEADER, id);
+        long length = request.getContentLengthLong();
+        if (length > maxBodyBytes) {
+            response.setStatus(413);
+            response.setContentType("application/json");
+            response.getWriter().write("{\"error\":\"The request body is larger than " + maxBodyBytes
+                    + " bytes.\",\"code\":\"payload_too_large\",\"request_id\":\"" + id + "\"}");
+            return;
+        }
+        MDC.put("request_id", id);
+        try {
+            chain.doFilter(new LimitedBodyRequest(request, maxBodyBytes), res);
+        } finally {
+            MDC.remove("request_id");
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package io.queryapigate.resources;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dropwizard.auth.Auth;
+import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.Grants;
+import io.queryapigate.auth.KeyHasher;
+import io.queryapigate.dialect.ConnectionRegistry;
+import io.queryapigate.errors.ApiException;
+import io.queryapigate.store.ApiKeyDao;
+import io.queryapigate.store.ApiKeyRow;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+
+/**
+ * {@code /api/v1/api-keys}: scoped keys. The secret is returned once, by the create call, with {@code
+ * Cache-Control: no-store}; only its SHA-256 is stored. Administrators only.
+ */
+@Path("/api/v1/api-keys")
+@Produces(MediaType.APPLICATION_JSON)
+public class ApiKeysResource {
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+    private static final Set<String> FIELDS = Set.of("name", "connections", "queries", "adhoc_sql", "expires_at");
+    private static final Set<String> RESERVED = Set.of("admin", "cli", "startup");
+
+    private final ApiKeyDao keys;
+    private final ConnectionRegistry connections;
+    private final ObjectMapper mapper;
+    private final Clock clock;
+
+    public ApiKeysResource(ApiKeyDao keys, ConnectionRegistry connections, ObjectMapper mapper, Clock clock) {
+        this.keys = keys;
+        this.connections = connections;
+        this.mapper = mapper;
+        this.clock = clock;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response create(@Auth Caller caller, JsonNode node) {
+        Admin.require(caller);
+        Body body = Body.of(node, true, FIELDS);
+        String name = body.text("name");
+        if (name == null) {
+            throw Body.fieldError("name", "is required");
+        }
+        if (!NAME.matcher(name).matches() || RESERVED.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+            throw Body.fieldError("name", "must be 1-100 letters, digits, '.', '_' or '-' and not a reserved name");
+        }
+        List<String> conns = body.names("connections");
+        if (conns != null) {
+            for (String c : conns) {
+                if (!c.equals("*") && connections.get(c).isEmpty()) {
+                    throw Body.fieldError("connections", "names an unknown connection '" + c + "'");
+                }
+            }
+        }
+        List<String> queries = body.names("queries");
+        boolean adhoc = Boolean.TRUE.equals(body.bool("adhoc_sql"));
+        String expires = body.text("expires_at");
+        if (expires != null) {
+            try {
+                LocalDate date = LocalDate.parse(expires);
+                if (date.isBefore(LocalDate.now(clock.withZone(ZoneOffset.UTC)))) {
+                    throw Body.fieldError("expires_at", "is in the past");
+                }
+            } catch (DateTimeParseException e) {
+                throw Body.fieldError("expires_at", "must be a date (YYYY-MM-DD)");
+            }
+        }
+        Grants grants = new Grants(conns, queries, adhoc);
+        String secret = KeyHasher.newSecret();
+        ApiKeyRow row = new ApiKeyRow(0, name, KeyHasher.hashHex(secret), KeyHasher.displayPrefix(secret),
+                json(grants), expires, true, clock.millis(), null);
+        if (keys.findByName(name).isPresent()) {
+            throw new ApiException(409, "key_exists", "A key named '" + name + "' already exists.");
+        }
+        try {
+            keys.insert(row);
+        } catch (UnableToExecuteStatementException e) {
+            if (keys.findByName(name).isPresent()) {
+                throw new ApiException(409, "key_exists", "A key named '" + name + "' already exists.");
+            }
+            throw e;
+        }
+        ObjectNode out = view(keys.findByName(name).orElseThrow());
+        out.put("secret", secret);
+        return Response.status(201).entity(out).header("Cache-Control", "no-store").build();
+    }
+
+    @GET
+    public ObjectNode list(@Auth Caller caller) {
+        Admin.require(caller);
+        ObjectNode out = mapper.createObjectNode();
+        ArrayNode items = out.putArray("items");
+        for (ApiKeyRow row : keys.list()) {
+            items.add(view(row));
+        }
+        return out;
+    }
+
+    @GET
+    @Path("/{name}")
+    public ObjectNode get(@Auth Caller caller, @PathParam("name") String name) {
+        Admin.require(caller);
+        return view(find(name));
+    }
+
+    /** Revokes the key at once; it stays listed as inactive. */
+    @DELETE
+    @Path("/{name}")
+    public Response revoke(@Auth Caller caller, @PathParam("name") String name) {
+        Admin.require(caller);
+        find(name);
+        keys.revoke(name, clock.millis());
+        return Response.noContent().build();
+    }
+
+    private ApiKeyRow find(String name) {
+        return keys.findByName(name).orElseThrow(() ->
+                ApiException.notFound("key_not_found", "No API key named '" + name + "'."));
+    }
+
+    private ObjectNode view(ApiKeyRow row) {
+        ObjectNode o = mapper.createObjectNode();
+        o.put("id", row.id());
+        o.put("name", row.name());
+        o.put("prefix", row.keyPrefix());
+        try {
+            Grants g = mapper.readValue(row.grants(), Grants.class);
+            o.set("connections", mapper.valueToTree(g.connections()));
+            o.set("queries", mapper.valueToTree(g.queries()));
+            o.put("adhoc_sql", g.adhocSql());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (row.expiresAt() == null) {
+            o.putNull("expires_at");
+        } else {
+            o.put("expires_at", row.expiresAt());
+        }
+        o.put("active", row.active());
+        o.put("created_at", Instant.ofEpochMilli(row.createdAt()).toString());
+        if (row.revokedAt() != null) {
+            o.put("revoked_at", Instant.ofEpochMilli(row.revokedAt()).toString());
+        }
+        return o;
+    }
+
+    private String json(Grants grants) {
+        try {
+            return mapper.writeValueAsString(grants);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.queryapigate.resources;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.queryapigate.errors.ApiException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** A JSON request body read strictly: an object, known fields only, each of the expected JSON type. */
+final class Body {
+    private final JsonNode node;
+
+    private Body(JsonNode node) {
+        this.node = node;
+    }
+
+    static Body of(JsonNode node, boolean required, Set<String> fields) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            if (required) {
+                throw ApiException.badRequest("invalid_body", "A JSON object body is required.");
+            }
+            return new Body(null);
+        }
+        if (!node.isObject()) {
+            throw ApiException.badRequest("invalid_body", "The request body must be a JSON object.");
+        }
+        Map<String, String> unknown = new LinkedHashMap<>();
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!fields.contains(f)) {
+                unknown.put(f, "is not a known field");
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new ApiException(400, "unknown_field", "Unknown field(s): " + String.join(", ", unknown.keySet())
+                    + ".", unknown);
+        }
+        return new Body(node);
+    }
+
+    JsonNode get(String field) {
+        if (node == null) {
+            return null;
+        }
+        JsonNode v = node.get(field);
+        return v == null || v.isNull() ? null : v;
+    }
+
+    String text(String field) {
+        JsonNode v = get(field);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw fieldError(field, "must be text");
+        }
+        return v.textValue();
+    }
+
+    /** A number or numeric text (query-string compatible fields such as timeout). */
+    String numberText(String field) {
+        JsonNode v = get(field);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isNumber() && !v.isTextual()) {
+            throw fieldError(field, "must be a number");
+        }
+        return v.asText();
+    }
+
+    Boolean bool(String field) {
+        JsonNode v = get(field);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isBoolean()) {
+            throw fieldError(field, "must be true or false");
+        }
+        return v.booleanValue();
+    }
+
+    Integer integer(String field) {
+        JsonNode v = get(field);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+            throw fieldError(field, "must be an integer");
+        }
+        return v.intValue();
+    }
+
+    JsonNode object(String field) {
+        JsonNode v = get(field);
+        if (v != null && !v.isObject()) {
+            throw fieldError(field, "must be an object");
+        }
+        return v;
+    }
+
+    /** A list of strings, or the single string {@code "*"} meaning all. */
+    List<String> names(String field) {
+        JsonNode v = get(field);
+        if (v == null) {
+            return null;
+        }
+        if (v.isTextual() && v.textValue().equals("*")) {
+            return List.of("*");
+        }
+        if (!v.isArray()) {
+            throw fieldError(field, "must be a list of names or \"*\"");
+        }
+        List<String> out = new ArrayList<>();
+        for (JsonNode e : v) {
+            if (!e.isTextual() || e.textValue().isBlank()) {
+                throw fieldError(field, "must be a list of names or \"*\"");
+            }
+            if (!out.contains(e.textValue())) {
+                out.add(e.textValue());
+            }
+        }
+        return out;
+    }
+
+    static ApiException fieldError(String field, String problem) {
+        return new ApiException(400, "invalid_body", field + " " + problem + ".", Map.of(field, problem));
+    }
+}

@@ -1,0 +1,43 @@
+package io.queryapigate.resources;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.auth.Auth;
+import io.queryapigate.auth.Caller;
+import io.queryapigate.core.CallResult;
+import io.queryapigate.core.QueryService;
+import io.queryapigate.http.RequestIds;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.util.Set;
+
+/** {@code POST /execute_sql}: ad-hoc SQL with named parameters, for keys allowed ad-hoc SQL. */
+@Path("/execute_sql")
+@Produces(MediaType.APPLICATION_JSON)
+public class ExecuteSqlResource {
+    private static final Set<String> FIELDS = Set.of("sql", "params", "connection_name", "timeout", "format");
+
+    private final QueryService queries;
+
+    public ExecuteSqlResource(QueryService queries) {
+        this.queries = queries;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response execute(@Auth Caller caller, @Context UriInfo uri, @Context HttpServletRequest request,
+            JsonNode bodyNode) {
+        Body body = Body.of(bodyNode, true, FIELDS);
+        String timeout = body.numberText("timeout") != null ? body.numberText("timeout")
+                : QueryResource.first(uri.getQueryParameters(), "timeout");
+        CallResult result = queries.runAdHoc(caller, body.text("sql"), body.object("params"),
+                body.text("connection_name"), timeout, RequestIds.of(request));
+        return QueryResource.ok(result);
+    }
+}

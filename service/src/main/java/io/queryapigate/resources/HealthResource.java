@@ -1,0 +1,31 @@
+package io.queryapigate.resources;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** {@code GET /health}: public liveness. Per-connection and store checks are on the admin port. */
+@Path("/health")
+@Produces(MediaType.APPLICATION_JSON)
+public class HealthResource {
+    private final String version;
+    private final Clock clock;
+
+    public HealthResource(String version, Clock clock) {
+        this.version = version;
+        this.clock = clock;
+    }
+
+    @GET
+    public Map<String, Object> health() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("status", "ok");
+        out.put("version", version);
+        out.put("time", clock.instant().toString());
+        return out;
+    }
+}

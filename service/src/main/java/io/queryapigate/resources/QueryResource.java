@@ -1,0 +1,88 @@
+package io.queryapigate.resources;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.auth.Auth;
+import io.queryapigate.auth.Caller;
+import io.queryapigate.core.CallResult;
+import io.queryapigate.core.QueryService;
+import io.queryapigate.http.RequestIds;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code GET|POST /q/{name}}: runs a saved query. */
+@Path("/q/{name}")
+@Produces(MediaType.APPLICATION_JSON)
+public class QueryResource {
+    /** Query-string arguments that are never parameters. */
+    static final Set<String> RESERVED = Set.of("format", "page", "page_size", "connection_name", "version", "timeout",
+            "stream");
+    private static final Set<String> BODY_FIELDS = Set.of("params", "connection_name", "version", "timeout",
+            "format");
+
+    private final QueryService queries;
+
+    public QueryResource(QueryService queries) {
+        this.queries = queries;
+    }
+
+    @GET
+    public Response get(@Auth Caller caller, @PathParam("name") String name, @Context UriInfo uri,
+            @Context HttpServletRequest request) {
+        MultivaluedMap<String, String> args = uri.getQueryParameters();
+        CallResult result = queries.runSaved(caller, name, first(args, "version"), textParams(args), null,
+                first(args, "connection_name"), first(args, "timeout"), RequestIds.of(request));
+        return ok(result);
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response post(@Auth Caller caller, @PathParam("name") String name, @Context UriInfo uri,
+            @Context HttpServletRequest request, JsonNode bodyNode) {
+        Body body = Body.of(bodyNode, false, BODY_FIELDS);
+        MultivaluedMap<String, String> args = uri.getQueryParameters();
+        String version = body.numberText("version") != null ? body.numberText("version") : first(args, "version");
+        String connection = body.text("connection_name") != null ? body.text("connection_name")
+                : first(args, "connection_name");
+        String timeout = body.numberText("timeout") != null ? body.numberText("timeout") : first(args, "timeout");
+        CallResult result = queries.runSaved(caller, name, version, textParams(args), body.object("params"),
+                connection, timeout, RequestIds.of(request));
+        return ok(result);
+    }
+
+    static Response ok(CallResult result) {
+        Response.ResponseBuilder r = Response.ok(result.body(), MediaType.APPLICATION_JSON_TYPE);
+        if (result.truncated()) {
+            r.header("X-Truncated", "true");
+        }
+        return r.build();
+    }
+
+    static String first(MultivaluedMap<String, String> args, String key) {
+        List<String> values = args.get(key);
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    private static Map<String, String> textParams(MultivaluedMap<String, String> args) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, List<String>> e : args.entrySet()) {
+            if (!RESERVED.contains(e.getKey()) && !e.getValue().isEmpty()) {
+                out.put(e.getKey(), e.getValue().get(0));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,149 @@
+package io.queryapigate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.queryapigate.testing.Http;
+import io.queryapigate.testing.Http.Reply;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packaged jar started the way the README starts it ({@code java -jar service/target/queryapigate.jar server
+ * config/quickstart.yml} from the repository root), then the README's three calls, as written there.
+ */
+class QuickstartIT {
+    private static final String DEV_KEY = "qag-dev-admin-key-change-me";
+    private static Process server;
+    private static Path home;
+    private static Path log;
+    private static Http http;
+    private static int adminPort;
+
+    private static Path repo() {
+        return Path.of(System.getProperty("qag.repo", "..")).toAbsolutePath().normalize();
+    }
+
+    private static Path jar() {
+        return Path.of(System.getProperty("qag.jar", "target/queryapigate.jar")).toAbsolutePath();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        home = Files.createTempDirectory("qag-quickstart-");
+        log = home.resolve("server.log");
+        int port = freePort();
+        adminPort = freePort();
+        ProcessBuilder pb = new ProcessBuilder(java(), "--enable-native-access=ALL-UNNAMED", "-jar",
+                jar().toString(), "server", "config/quickstart.yml")
+                .directory(repo().toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        pb.environment().put("QUERYAPIGATE_HOME", home.toString());
+        pb.environment().put("QUERYAPIGATE_PORT", Integer.toString(port));
+        pb.environment().put("QUERYAPIGATE_ADMIN_PORT", Integer.toString(adminPort));
+        pb.environment().remove("QUERYAPIGATE_ADMIN_KEY");
+        server = pb.start();
+        http = new Http("http://127.0.0.1:" + port);
+        long deadline = System.currentTimeMillis() + 90_000;
+        while (true) {
+            try {
+                if (http.get("/health", null).status() == 200) {
+                    break;
+                }
+            } catch (RuntimeException notYet) {
+                // not listening yet
+            }
+            if (!server.isAlive() || System.currentTimeMillis() > deadline) {
+                throw new AssertionError("the server did not start:\n" + Files.readString(log));
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.destroy();
+            if (!server.waitFor(30, TimeUnit.SECONDS)) {
+                server.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
+    void theReadmeCallsWorkAsWritten() {
+        // 1. the seeded saved query
+        Reply film = http.get("/q/film?film_id=1", DEV_KEY);
+        assertThat(film.status()).as(film.body()).isEqualTo(200);
+        assertThat(film.json().get(0).get("film_id").asInt()).isEqualTo(1);
+        assertThat(film.json().get(0).get("title").asText()).isNotBlank();
+
+        // 2. ad-hoc SQL with a bound parameter
+        Reply adhoc = http.post("/execute_sql", DEV_KEY, "{\"sql\": \"SELECT customer_id, first_name, last_name "
+                + "FROM customer WHERE customer_id = :id\", \"params\": {\"id\": 1}, \"connection_name\": \"demo\"}");
+        assertThat(adhoc.status()).as(adhoc.body()).isEqualTo(200);
+        assertThat(adhoc.json().get(0).get("customer_id").asInt()).isEqualTo(1);
+
+        // 3. a saved query and a scoped key through the management API, then the call with that key
+        Reply created = http.post("/api/v1/queries", DEV_KEY, Http.json(Map.of(
+                "name", "rentals_by_customer",
+                "sql", "SELECT rental_id, film_id, rental_date, amount FROM rental WHERE customer_id = :customer_id"
+                        + " ORDER BY rental_date DESC LIMIT 5",
+                "parameters", Map.of("customer_id", Map.of("type", "int", "min", 1)),
+                "connection_name", "demo",
+                "publish", true)));
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        Reply key = http.post("/api/v1/api-keys", DEV_KEY, Http.json(Map.of("name", "partner",
+                "queries", List.of("rentals_by_customer"))));
+        assertThat(key.status()).as(key.body()).isEqualTo(201);
+        String secret = key.json().get("secret").asText();
+        Reply rentals = http.get("/q/rentals_by_customer?customer_id=1", secret);
+        assertThat(rentals.status()).as(rentals.body()).isEqualTo(200);
+        JsonNode rows = rentals.json();
+        assertThat(rows.size()).isBetween(1, 5);
+        assertThat(rows.get(0).get("rental_date").asText()).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}.*");
+        assertThat(http.get("/q/film?film_id=1", secret).status()).isEqualTo(403);
+    }
+
+    @Test
+    void theAdminPortReportsHealthyConnectionsAndStore() {
+        Http admin = new Http("http://127.0.0.1:" + adminPort);
+        Reply health = admin.get("/healthcheck", null);
+        assertThat(health.status()).as(health.body()).isEqualTo(200);
+        assertThat(health.json().get("connection.demo").get("healthy").asBoolean()).isTrue();
+        assertThat(health.json().get("store").get("healthy").asBoolean()).isTrue();
+        assertThat(admin.get("/metrics", null).body()).contains("events.written");
+    }
+
+    @Test
+    void checkValidatesTheQuickstartConfig() throws Exception {
+        Process check = new ProcessBuilder(java(), "--enable-native-access=ALL-UNNAMED", "-jar", jar().toString(),
+                "check", "config/quickstart.yml").directory(repo().toFile()).redirectErrorStream(true).start();
+        String out = new String(check.getInputStream().readAllBytes());
+        assertThat(check.waitFor()).as(out).isZero();
+        Process dialects = new ProcessBuilder(java(), "--enable-native-access=ALL-UNNAMED", "-jar",
+                jar().toString(), "dialects").directory(repo().toFile()).redirectErrorStream(true).start();
+        String listed = new String(dialects.getInputStream().readAllBytes());
+        assertThat(dialects.waitFor()).isZero();
+        assertThat(listed).contains("duckdb");
+    }
+}

@@ -1,0 +1,78 @@
+package io.queryapigate.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** A tiny real-HTTP client for tests. */
+public final class Http {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String base;
+
+    public Http(String base) {
+        this.base = base;
+    }
+
+    /** A response with its body parsed as JSON when it is JSON. */
+    public record Reply(int status, String body, HttpResponse<String> raw) {
+        public JsonNode json() {
+            try {
+                return MAPPER.readTree(body);
+            } catch (IOException e) {
+                throw new AssertionError("not JSON (status " + status + "): " + body, e);
+            }
+        }
+
+        public String header(String name) {
+            return raw.headers().firstValue(name).orElse(null);
+        }
+    }
+
+    public Reply get(String path, String key) {
+        return send(builder(path, key).GET().build());
+    }
+
+    public Reply post(String path, String key, String json) {
+        return send(builder(path, key).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    public Reply delete(String path, String key) {
+        return send(builder(path, key).DELETE().build());
+    }
+
+    public HttpRequest.Builder builder(String path, String key) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
+        if (key != null) {
+            b.header("X-API-Key", key);
+        }
+        return b;
+    }
+
+    public Reply send(HttpRequest request) {
+        try {
+            HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
+            return new Reply(r.statusCode(), r.body(), r);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static String json(Object o) {
+        try {
+            return MAPPER.writeValueAsString(o);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
