@@ -1,0 +1,498 @@
+#!/usr/bin/env bash
+# Installs (apt) and starts the real servers the QueryAPIGate test suite talks to, idempotently.
+# Written for Debian 12 as root without systemd: apt never starts a service there, so every server is started by hand.
+#
+#   scripts/test-services.sh start|stop|status
+#   SERVICES="postgres mariadb redis clickhouse trino" scripts/test-services.sh start    # choose (default: all five)
+#
+#   postgres    PostgreSQL (Debian package), 127.0.0.1:5432, role/db test/test (superuser)
+#   mariadb     MariaDB (Debian package),    127.0.0.1:3306, user test/test (all privileges), db test
+#   redis       Redis (Debian package),      127.0.0.1:6379, no password (ACL user test/test also exists)
+#   clickhouse  ClickHouse 18.16 (Debian),   http://127.0.0.1:8123, user default, empty password
+#   trino       Trino 476 from Maven Central, installed in $TRINO_HOME (outside the repository),
+#               port 18080 or the next free one; catalogs memory, tpch, blackhole; user test
+#
+# start  installs what is missing, starts what is not running, waits until each server really answers, writes
+#        the env file and prints a status table; exits 1 (after the tail of its log) if a requested server failed.
+#        A second start with everything up restarts nothing.
+# stop   stops the requested servers by PID (never by process name) and rewrites the env file.
+# status prints the table; exits 0 when every requested server answers, 3 otherwise.
+#
+# Env file (default /tmp/qag-test-services.env, override with QAG_ENV_FILE): KEY=VALUE lines, one per setting, no
+# quotes, for every server that answered when it was written, e.g. QAG_TRINO_URL=jdbc:trino://127.0.0.1:18080.
+# Other knobs: TRINO_PORT (preferred port, 18080), TRINO_BASE (/opt/qag-trino), TRINO_HOME, TRINO_JAVA_HOME
+# (default: newest JDK >= 22 under /usr/lib/jvm), TRINO_XMX (1G), M2_REPO (~/.m2/repository).
+
+set -uo pipefail
+
+QAG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
+cd / || exit 1                    # psql as postgres etc. must not start in a directory they cannot read
+
+ALL_SERVICES="postgres mariadb redis clickhouse trino"
+SERVICES="${SERVICES:-$ALL_SERVICES}"
+ENV_FILE="${QAG_ENV_FILE:-/tmp/qag-test-services.env}"
+LOCK_FILE="${QAG_LOCK_FILE:-/tmp/qag-test-services.lock}"
+INSTALL_LOG="${QAG_INSTALL_LOG:-/tmp/qag-test-services-install.log}"
+TRINO_VERSION="${TRINO_VERSION:-476}"
+TRINO_BASE="${TRINO_BASE:-/opt/qag-trino}"
+TRINO_HOME="${TRINO_HOME:-$TRINO_BASE/trino-server-$TRINO_VERSION}"
+TRINO_PORT_WANTED="${TRINO_PORT:-18080}"
+TRINO_PORT="$TRINO_PORT_WANTED"   # resolved by trino_resolve_port
+TRINO_XMX="${TRINO_XMX:-1G}"
+M2_REPO="${M2_REPO:-${HOME:-/root}/.m2/repository}"
+export DEBIAN_FRONTEND=noninteractive
+
+for s in $SERVICES; do
+  [[ " $ALL_SERVICES " == *" $s "* ]] || { echo "test-services: unknown service '$s' (known: $ALL_SERVICES)" >&2; exit 2; }
+done
+
+say()  { echo "test-services: $*"; }
+warn() { echo "test-services: $*" >&2; }
+want() { [[ " $SERVICES " == *" $1 "* ]]; }
+now_ms() { date +%s%3N; }
+secs_since() { local d=$(( $(now_ms) - $1 )); printf '%d.%d' $((d / 1000)) $(((d % 1000) / 100)); }
+
+# wait_for NAME TIMEOUT_S CMD... : poll CMD every 0.2 s
+wait_for() {
+  local name=$1 limit=$2; shift 2
+  local deadline=$(( $(now_ms) + limit * 1000 ))
+  until "$@" >/dev/null 2>&1; do
+    if (( $(now_ms) >= deadline )); then warn "$name did not answer within ${limit}s"; return 1; fi
+    sleep 0.2
+  done
+}
+
+# PID from a pid file, printed only if that process is alive and its command line matches PATTERN
+pid_from() {
+  local file=$1 pattern=$2 p
+  p=$(head -n1 "$file" 2>/dev/null | tr -dc '0-9')
+  [ -n "$p" ] && [ -r "/proc/$p/cmdline" ] && tr '\0' ' ' <"/proc/$p/cmdline" | grep -q -- "$pattern" && echo "$p"
+}
+
+port_busy() {
+  if command -v ss >/dev/null 2>&1; then [ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]
+  else (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; fi
+}
+
+# ---------------------------------------------------------------- PostgreSQL
+PG_VER="" PG_DATA="" PG_LOG=""
+pg_cluster() {   # the cluster on port 5432 (else the newest one): sets PG_VER PG_DATA PG_LOG
+  local line
+  command -v pg_lsclusters >/dev/null 2>&1 || return 1
+  line=$(pg_lsclusters -h 2>/dev/null | awk '$3 == 5432' | head -n1)
+  [ -n "$line" ] || line=$(pg_lsclusters -h 2>/dev/null | sort -V | tail -n1)
+  [ -n "$line" ] || return 1
+  read -r PG_VER _ _ _ _ PG_DATA PG_LOG <<<"$line"
+  PG_CLUSTER=$(awk '{print $2}' <<<"$line")
+}
+pg_ready() { pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; }
+pg_login() { [ "$(PGPASSWORD=test PGCONNECT_TIMEOUT=3 psql -X -h 127.0.0.1 -p 5432 -U test -d test -Atqc 'SELECT 1' 2>/dev/null)" = 1 ]; }
+pg_pid() { pg_cluster && pid_from "$PG_DATA/postmaster.pid" postgres; }
+pg_setup_sql() {
+  cat <<'SQL'
+DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'test') THEN CREATE ROLE test LOGIN SUPERUSER PASSWORD 'test'; END IF; END$$;
+SELECT 'CREATE DATABASE test OWNER test' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'test')\gexec
+SQL
+}
+start_postgres() {
+  if ! pg_ready; then
+    pg_cluster || { warn "no PostgreSQL cluster found (pg_lsclusters is empty)"; return 1; }
+    if ! pg_ctlcluster "$PG_VER" "$PG_CLUSTER" status >/dev/null 2>&1; then
+      pg_ctlcluster --skip-systemctl-redirect "$PG_VER" "$PG_CLUSTER" start 9>&- || return 1
+    fi
+    wait_for postgres 60 pg_ready || return 1
+    STARTED=1
+  fi
+  pg_login && return 0
+  # local superuser over the socket (Debian default: peer auth), else a preinstalled server with trust auth over TCP
+  pg_setup_sql | runuser -u postgres -- psql -X -q -v ON_ERROR_STOP=1 >/dev/null 2>&1 \
+    || pg_setup_sql | psql -X -q -h 127.0.0.1 -U postgres -d postgres -v ON_ERROR_STOP=1 >/dev/null 2>&1
+  pg_login || { warn "PostgreSQL answers, but test/test cannot log in to database test"; return 1; }
+}
+stop_postgres() {   # SIGINT to the postmaster = fast shutdown (what pg_ctl -m fast sends)
+  local p; p=$(pg_pid) || return 0
+  stop_pid postgres "$p" INT 60
+}
+
+# ---------------------------------------------------------------- MariaDB
+# mariadb-admin ping exits 0 whenever the server answers, even with "Access denied" (liveness only)
+my_ready() { mariadb-admin --protocol=tcp -h127.0.0.1 -P3306 -utest -ptest --connect-timeout=2 ping >/dev/null 2>&1; }
+my_login() { [ "$(mariadb --protocol=tcp -h127.0.0.1 -P3306 -utest -ptest --connect-timeout=3 -Nse 'SELECT 1' test 2>/dev/null)" = 1 ]; }
+my_pid() { pid_from /run/mysqld/mysqld.pid mariadbd || pid_from /run/mysqld/mysqld.pid mysqld; }
+my_setup_sql() {
+  cat <<'SQL'
+CREATE DATABASE IF NOT EXISTS test;
+CREATE USER IF NOT EXISTS 'test'@'localhost' IDENTIFIED BY 'test';
+CREATE USER IF NOT EXISTS 'test'@'127.0.0.1' IDENTIFIED BY 'test';
+GRANT ALL PRIVILEGES ON *.* TO 'test'@'localhost' WITH GRANT OPTION;
+GRANT ALL PRIVILEGES ON *.* TO 'test'@'127.0.0.1' WITH GRANT OPTION;
+SQL
+}
+start_mariadb() {
+  if ! my_ready; then
+    install -d -o mysql -g mysql -m 755 /run/mysqld || return 1
+    install -d -o mysql -g adm -m 2750 /var/log/mysql || return 1
+    start-stop-daemon --start --oknodo --background --pidfile /run/mysqld/mysqld.pid --exec /usr/sbin/mariadbd -- \
+      --user=mysql --pid-file=/run/mysqld/mysqld.pid --log-error=/var/log/mysql/error.log 9>&- || return 1
+    wait_for mariadb 60 my_ready || return 1
+    STARTED=1
+  fi
+  my_login && return 0
+  # root via unix_socket (Debian default), else a preinstalled server whose root has an empty password
+  my_setup_sql | mariadb --protocol=socket -uroot >/dev/null 2>&1 \
+    || my_setup_sql | mariadb --protocol=tcp -h127.0.0.1 -P3306 -uroot >/dev/null 2>&1
+  my_login || { warn "MariaDB answers, but test/test cannot log in to database test"; return 1; }
+}
+stop_mariadb() { local p; p=$(my_pid) || return 0; stop_pid mariadb "$p" TERM 60; }
+
+# ---------------------------------------------------------------- Redis
+rd_ready() { [ "$(timeout 3 redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null)" = PONG ]; }
+rd_pid() { pid_from /run/redis/redis-server.pid redis-server; }
+start_redis() {
+  if ! rd_ready; then
+    install -d -o redis -g redis -m 2775 /run/redis || return 1
+    start-stop-daemon --start --oknodo --chuid redis:redis --pidfile /run/redis/redis-server.pid \
+      --exec /usr/bin/redis-server -- /etc/redis/redis.conf --daemonize yes --save '' --appendonly no 9>&- || return 1
+    wait_for redis 30 rd_ready || return 1
+    STARTED=1
+  fi
+  # a password user for tests that want AUTH (ACLs are not persisted: set after every start)
+  timeout 3 redis-cli -h 127.0.0.1 -p 6379 ACL SETUSER test on '>test' '~*' '&*' '+@all' >/dev/null 2>&1 || true
+}
+stop_redis() { local p; p=$(rd_pid) || return 0; stop_pid redis "$p" TERM 30; }
+
+# ---------------------------------------------------------------- ClickHouse
+ch_ready() { [ "$(curl -sf --max-time 3 --data-binary 'SELECT 1' http://127.0.0.1:8123/ 2>/dev/null)" = 1 ]; }
+ch_pid() { pid_from /run/clickhouse-server.pid clickhouse; }
+start_clickhouse() {
+  ch_ready && return 0
+  install -d -o clickhouse -g clickhouse /var/lib/clickhouse /var/log/clickhouse-server || return 1
+  start-stop-daemon --start --oknodo --background --make-pidfile --pidfile /run/clickhouse-server.pid \
+    --chuid clickhouse:clickhouse --chdir /var/lib/clickhouse \
+    --exec /usr/sbin/clickhouse-server -- --config-file=/etc/clickhouse-server/config.xml 9>&- || return 1
+  wait_for clickhouse 60 ch_ready || return 1
+  STARTED=1
+}
+stop_clickhouse() {
+  local p; p=$(ch_pid) || return 0
+  stop_pid clickhouse "$p" TERM 60 && rm -f /run/clickhouse-server.pid
+}
+
+# ---------------------------------------------------------------- Trino
+TRINO_PID_FILE="$TRINO_HOME/data/var/run/launcher.pid"
+TRINO_LAUNCH_MARK="$TRINO_HOME/data/.qag-launched"
+trino_pid() { pid_from "$TRINO_PID_FILE" "$TRINO_HOME"; }
+trino_conf_port() { sed -n 's/^http-server\.http\.port=//p' "$TRINO_HOME/etc/config.properties" 2>/dev/null | head -n1; }
+trino_resolve_port() {   # the port of our running Trino, else the preferred port, else the next free one
+  local p
+  if trino_pid >/dev/null; then p=$(trino_conf_port); [ -n "$p" ] && { TRINO_PORT=$p; return 0; }; fi
+  p=$TRINO_PORT_WANTED
+  while port_busy "$p"; do
+    p=$((p + 1))
+    (( p > TRINO_PORT_WANTED + 200 )) && { warn "no free port in $TRINO_PORT_WANTED..$p for Trino"; return 1; }
+  done
+  [ "$p" != "$TRINO_PORT_WANTED" ] && say "port $TRINO_PORT_WANTED is taken by another process: Trino will use $p"
+  TRINO_PORT=$p
+}
+# trino_query SQL: runs SQL through the REST API (POST, then follow nextUri), prints the "data" parts; rc 1 on error
+trino_query() {
+  local r n out="" i=0
+  r=$(curl -sf --max-time 5 -X POST -H 'X-Trino-User: test' --data "$1" "http://127.0.0.1:$TRINO_PORT/v1/statement") || return 1
+  while (( i++ < 600 )); do
+    grep -q '"error":' <<<"$r" && return 1
+    out+=$(grep -o '"data":\[\[.*\]\]' <<<"$r")
+    n=$(grep -o '"nextUri":"[^"]*"' <<<"$r" | cut -d'"' -f4)
+    [ -z "$n" ] && { echo "$out"; return 0; }
+    r=$(curl -sf --max-time 5 -H 'X-Trino-User: test' "$n") || return 1
+  done
+  return 1
+}
+# ready = a query that needs a worker (SELECT 1 answers about 2 s before a worker is usable)
+trino_answers() { trino_query 'SELECT count(*) FROM tpch.tiny.nation' | grep -q '"data":\[\[25\]\]'; }
+tr_ready() { trino_pid >/dev/null && trino_answers; }
+
+java_major() {
+  "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p' | head -n1
+}
+trino_java_home() {   # TRINO_JAVA_HOME, else the newest JDK >= 22 under /usr/lib/jvm, else JAVA_HOME if >= 22
+  local c m best="" best_m=0
+  if [ -n "${TRINO_JAVA_HOME:-}" ]; then echo "$TRINO_JAVA_HOME"; return 0; fi
+  for c in /usr/lib/jvm/*/ "${JAVA_HOME:-/nonexistent}/"; do
+    c=${c%/}; [ -x "$c/bin/java" ] || continue
+    m=$(java_major "$c"); [ -n "$m" ] || continue
+    if (( m >= 22 && m > best_m )); then best=$c; best_m=$m; fi
+  done
+  [ -n "$best" ] && echo "$best"
+}
+
+trino_download() {   # into the local Maven repository with the dependency plugin's get goal
+  local tgz=$1 mvnrc
+  say "downloading io.trino:trino-server:$TRINO_VERSION:tar.gz (about 820 MB) from Maven Central"
+  mkdir -p "$TRINO_BASE"
+  {
+    echo "=== $(date -Is) trino download"
+    if [ -x "$QAG_ROOT/mvnw" ]; then
+      # run outside the repository so the project's own pom (a reactor) plays no part
+      ( . "$QAG_ROOT/scripts/jdk.sh" && cd "$TRINO_BASE" && "$QAG_ROOT/mvnw" -B -ntp -q \
+          -Dmaven.repo.local="$M2_REPO" org.apache.maven.plugins:maven-dependency-plugin:3.8.1:get \
+          -Dartifact="io.trino:trino-server:$TRINO_VERSION:tar.gz" -Dtransitive=false )
+    else
+      ( cd "$TRINO_BASE" && mvn -B -ntp -q -Dmaven.repo.local="$M2_REPO" \
+          org.apache.maven.plugins:maven-dependency-plugin:3.8.1:get \
+          -Dartifact="io.trino:trino-server:$TRINO_VERSION:tar.gz" -Dtransitive=false )
+    fi
+  } >>"$INSTALL_LOG" 2>&1
+  mvnrc=$?
+  [ "$mvnrc" -eq 0 ] && [ -s "$tgz" ] && return 0
+  warn "Trino download failed (maven exit $mvnrc); last lines of $INSTALL_LOG:"
+  tail -n 25 "$INSTALL_LOG" >&2
+  return 1
+}
+trino_install() {
+  [ -f "$TRINO_HOME/.qag-installed" ] && [ -x "$TRINO_HOME/bin/launcher" ] && return 0
+  local tgz="$M2_REPO/io/trino/trino-server/$TRINO_VERSION/trino-server-$TRINO_VERSION.tar.gz" tmp="$TRINO_HOME.partial"
+  [ -s "$tgz" ] || trino_download "$tgz" || return 1
+  say "unpacking Trino into $TRINO_HOME (keeping plugins memory, tpch, blackhole)"
+  rm -rf "$tmp" && mkdir -p "$tmp" || return 1
+  tar xzf "$tgz" -C "$tmp" --strip-components=1 || { warn "cannot unpack $tgz"; rm -rf "$tmp"; return 1; }
+  # plugin folders share files through hard links: extract everything, then delete
+  find "$tmp/plugin" -mindepth 1 -maxdepth 1 -type d ! -name memory ! -name tpch ! -name blackhole -exec rm -rf {} +
+  rm -rf "$tmp/secrets-plugin" "$TRINO_HOME"
+  mv "$tmp" "$TRINO_HOME" && touch "$TRINO_HOME/.qag-installed"
+}
+trino_write_etc() {
+  local etc="$TRINO_HOME/etc" c
+  mkdir -p "$etc/catalog" "$TRINO_HOME/data" || return 1
+  printf '%s\n' node.environment=test node.id=qag-test-1 "node.data-dir=$TRINO_HOME/data" \
+    node.internal-address=127.0.0.1 node.bind-ip=127.0.0.1 >"$etc/node.properties"
+  printf '%s\n' -server "-Xmx$TRINO_XMX" -XX:InitialRAMPercentage=5 -XX:+ExitOnOutOfMemoryError -XX:+UseG1GC \
+    -XX:ReservedCodeCacheSize=256M -Djdk.attach.allowAttachSelf=true -Dfile.encoding=UTF-8 >"$etc/jvm.config"
+  printf '%s\n' coordinator=true node-scheduler.include-coordinator=true "http-server.http.port=$TRINO_PORT" \
+    "discovery.uri=http://127.0.0.1:$TRINO_PORT" query.max-memory=512MB query.max-memory-per-node=256MB \
+    >"$etc/config.properties"
+  for c in memory tpch blackhole; do echo "connector.name=$c" >"$etc/catalog/$c.properties"; done
+}
+trino_launch() {   # returns once the JVM is started; trino_wait waits for it
+  trino_resolve_port || return 1
+  tr_ready && return 0
+  trino_pid >/dev/null && return 0   # ours, still starting: trino_wait will see it
+  local jh; jh=$(trino_java_home) || true
+  [ -n "$jh" ] || { warn "Trino $TRINO_VERSION needs a JDK >= 22 and none was found under /usr/lib/jvm (set TRINO_JAVA_HOME)"; return 1; }
+  trino_install || return 1
+  trino_write_etc || return 1
+  rm -f "$TRINO_PID_FILE"; touch "$TRINO_LAUNCH_MARK"
+  JAVA_HOME="$jh" PATH="$jh/bin:$PATH" "$TRINO_HOME/bin/launcher" start \
+    --etc-dir="$TRINO_HOME/etc" --data-dir="$TRINO_HOME/data" >>"$INSTALL_LOG" 2>&1 9>&- \
+    || { warn "the Trino launcher failed (JDK $jh)"; return 1; }
+  STARTED=1
+}
+trino_alive_and_answers() { trino_pid >/dev/null || return 2; trino_answers; }
+trino_wait() {
+  local deadline=$(( $(now_ms) + 240000 )) rc
+  while :; do
+    trino_alive_and_answers; rc=$?
+    [ "$rc" -eq 0 ] && return 0
+    [ "$rc" -eq 2 ] && { warn "the Trino process is not running"; return 1; }
+    (( $(now_ms) >= deadline )) && { warn "trino did not answer within 240s"; return 1; }
+    sleep 0.3
+  done
+}
+stop_trino() {
+  local p; p=$(trino_pid) || return 0
+  stop_pid trino "$p" TERM 60 && rm -f "$TRINO_PID_FILE"
+}
+
+# ---------------------------------------------------------------- common
+alive() {   # any thread not a zombie; a zombie (exited, not yet reaped by PID 1) counts as stopped
+  # threads come and go while a server shuts down: read what is there, ignore what vanished, no early-exiting pipe
+  local st
+  st=$(cat /proc/"$1"/task/*/stat 2>/dev/null)
+  [ -n "$st" ] && awk '{ sub(/.*\) /, ""); if ($1 != "Z") alive = 1 } END { exit !alive }' <<<"$st"
+}
+stop_pid() {   # stop_pid NAME PID SIGNAL TIMEOUT_S
+  local name=$1 p=$2 sig=$3 limit=$4 i
+  kill -"$sig" "$p" 2>/dev/null || return 0
+  for (( i = 0; i < limit * 10; i++ )); do alive "$p" || return 0; sleep 0.1; done
+  warn "$name (pid $p) did not stop within ${limit}s: sending KILL"
+  kill -KILL "$p" 2>/dev/null; sleep 0.5
+  ! alive "$p"
+}
+
+svc_logs() {
+  case $1 in
+    postgres)   pg_cluster && echo "$PG_LOG" ;;
+    mariadb)    echo /var/log/mysql/error.log ;;
+    redis)      echo /var/log/redis/redis-server.log ;;
+    clickhouse) echo /var/log/clickhouse-server/clickhouse-server.err.log /var/log/clickhouse-server/clickhouse-server.log ;;
+    trino)      echo "$TRINO_HOME/data/var/log/launcher.log" "$TRINO_HOME/data/var/log/server.log" ;;
+  esac
+}
+show_logs() {
+  local f
+  for f in $(svc_logs "$1"); do
+    [ -s "$f" ] || continue
+    # server.log is a link to the newest run's file: skip it when this run's JVM died before writing one
+    [ "$1" = trino ] && [ -f "$TRINO_LAUNCH_MARK" ] && [ ! "$f" -nt "$TRINO_LAUNCH_MARK" ] && continue
+    echo "----- last lines of $f" >&2
+    tail -n 25 "$f" >&2
+  done
+}
+
+install_missing() {
+  local pkgs=()
+  command -v curl >/dev/null 2>&1 || pkgs+=(curl)
+  if want postgres; then
+    { command -v pg_isready && command -v psql; } >/dev/null 2>&1 || pkgs+=(postgresql-client)
+    ls /etc/postgresql/*/*/postgresql.conf >/dev/null 2>&1 || port_busy 5432 || pkgs+=(postgresql)
+  fi
+  if want mariadb; then
+    { command -v mariadb-admin && command -v mariadb; } >/dev/null 2>&1 || pkgs+=(mariadb-client)
+    [ -x /usr/sbin/mariadbd ] || port_busy 3306 || pkgs+=(mariadb-server)
+  fi
+  if want redis; then
+    command -v redis-cli >/dev/null 2>&1 || pkgs+=(redis-tools)
+    [ -x /usr/bin/redis-server ] || port_busy 6379 || pkgs+=(redis-server)
+  fi
+  if want clickhouse; then
+    [ -x /usr/sbin/clickhouse-server ] || port_busy 8123 || pkgs+=(clickhouse-server clickhouse-client)
+  fi
+  ((${#pkgs[@]})) || return 0
+  local t0; t0=$(now_ms)
+  say "installing ${pkgs[*]} (apt, log: $INSTALL_LOG)"
+  {
+    echo "=== $(date -Is) apt-get install ${pkgs[*]}"
+    apt-get -o DPkg::Lock::Timeout=300 update -q \
+      && apt-get -o DPkg::Lock::Timeout=300 install -y -q "${pkgs[@]}"
+  } >>"$INSTALL_LOG" 2>&1 || { warn "apt-get failed for: ${pkgs[*]}"; tail -n 25 "$INSTALL_LOG" >&2; return 1; }
+  say "installed in $(secs_since "$t0")s"
+}
+
+write_env_file() {
+  local tmp="$ENV_FILE.$$"
+  {
+    echo "# Written by scripts/test-services.sh on $(date -Is). Servers that answered at that moment only."
+    echo "# KEY=VALUE per line, no quotes: bash can read it with 'set -a; . FILE; set +a'."
+    if pg_ready; then
+      echo "QAG_PG_URL=jdbc:postgresql://127.0.0.1:5432/test"
+      echo "QAG_PG_USER=test"
+      echo "QAG_PG_PASSWORD=test"
+    fi
+    if my_ready; then
+      echo "QAG_MARIADB_URL=jdbc:mysql://127.0.0.1:3306/test"
+      echo "QAG_MARIADB_USER=test"
+      echo "QAG_MARIADB_PASSWORD=test"
+    fi
+    rd_ready && echo "QAG_REDIS_URL=redis://127.0.0.1:6379"
+    ch_ready && echo "QAG_CLICKHOUSE_URL=http://127.0.0.1:8123"
+    if trino_pid >/dev/null; then
+      TRINO_PORT=$(trino_conf_port)
+      if trino_answers; then
+        echo "QAG_TRINO_URL=jdbc:trino://127.0.0.1:$TRINO_PORT"
+        echo "QAG_TRINO_HTTP_URL=http://127.0.0.1:$TRINO_PORT"
+        echo "QAG_TRINO_USER=test"
+      fi
+    fi
+  } >"$tmp" && mv -f "$tmp" "$ENV_FILE"
+}
+
+status_table() {   # prints the table for the requested services; returns 3 if one is down
+  local s port state pid ver rc=0
+  printf '%-11s %-6s %-6s %-8s %s\n' SERVICE PORT STATE PID VERSION
+  for s in $SERVICES; do
+    ver="" pid=""
+    case $s in
+      postgres)
+        port=5432; pid=$(pg_pid)
+        ver=$(PGPASSWORD=test PGCONNECT_TIMEOUT=3 psql -X -h 127.0.0.1 -U test -d test -Atqc 'SHOW server_version' 2>/dev/null)
+        pg_ready && state=up || state=DOWN ;;
+      mariadb)
+        port=3306; pid=$(my_pid)
+        ver=$(mariadb --protocol=tcp -h127.0.0.1 -utest -ptest --connect-timeout=3 -Nse 'SELECT version()' 2>/dev/null)
+        my_ready && state=up || state=DOWN ;;
+      redis)
+        port=6379; pid=$(rd_pid)
+        ver=$(timeout 3 redis-cli -h 127.0.0.1 -p 6379 info server 2>/dev/null | tr -d '\r' | sed -n 's/^redis_version://p')
+        rd_ready && state=up || state=DOWN ;;
+      clickhouse)
+        port=8123; pid=$(ch_pid)
+        ver=$(curl -sf --max-time 3 --data-binary 'SELECT version()' http://127.0.0.1:8123/ 2>/dev/null)
+        ch_ready && state=up || state=DOWN ;;
+      trino)
+        pid=$(trino_pid); [ -n "$pid" ] && TRINO_PORT=$(trino_conf_port); port=$TRINO_PORT
+        if [ -n "$pid" ] && trino_answers; then
+          state=up
+          ver=$(curl -sf --max-time 3 "http://127.0.0.1:$TRINO_PORT/v1/info" 2>/dev/null | grep -o '"version":"[^"]*"' | cut -d'"' -f4)
+        elif [ -n "$pid" ]; then state=STARTING
+        else state=DOWN; fi ;;
+    esac
+    [ "$state" = up ] || rc=3
+    printf '%-11s %-6s %-6s %-8s %s\n' "$s" "$port" "$state" "${pid:--}" "${ver:--}"
+  done
+  return $rc
+}
+
+lock() {   # every daemon start below closes fd 9 (9>&-), or the daemon would hold the lock for ever
+  exec 9>"$LOCK_FILE" || return 1
+  flock -n 9 && return 0
+  say "waiting for another test-services.sh run to finish (lock $LOCK_FILE)"
+  flock -w 900 9 || { warn "another test-services.sh run still holds $LOCK_FILE after 900s"; return 1; }
+}
+
+cmd_start() {
+  local t_all s t0 rc=0 failed=() trino_t0="" trino_launched=0
+  t_all=$(now_ms)
+  lock || return 1
+  install_missing || return 1
+  if want trino; then   # the JVM takes ~10 s to be usable: launch it first, wait for it last
+    trino_t0=$(now_ms); STARTED=0
+    if trino_launch; then trino_launched=1; TRINO_STARTED=$STARTED; else failed+=(trino); fi
+  fi
+  for s in $SERVICES; do
+    [ "$s" = trino ] && continue
+    t0=$(now_ms); STARTED=0
+    if "start_$s"; then
+      say "$(printf '%-10s' "$s") ready after $(secs_since "$t0")s ($([ "$STARTED" = 1 ] && echo started || echo was already running))"
+    else
+      failed+=("$s")
+    fi
+  done
+  if [ "$trino_launched" = 1 ]; then
+    if trino_wait; then
+      say "$(printf '%-10s' trino) ready after $(secs_since "$trino_t0")s ($([ "$TRINO_STARTED" = 1 ] && echo started || echo was already running), port $TRINO_PORT)"
+    else
+      failed+=(trino)
+    fi
+  fi
+  write_env_file
+  echo
+  status_table
+  echo
+  say "env file: $ENV_FILE; total $(secs_since "$t_all")s"
+  for s in "${failed[@]}"; do
+    rc=1
+    warn "!! $s failed to come up"
+    show_logs "$s"
+  done
+  ((${#failed[@]})) && warn "!! failed: ${failed[*]}"
+  return $rc
+}
+
+cmd_stop() {
+  local s rc=0 t0
+  lock || return 1
+  for s in $SERVICES; do
+    t0=$(now_ms)
+    if "stop_$s"; then say "$(printf '%-10s' "$s") stopped ($(secs_since "$t0")s)"; else rc=1; fi
+  done
+  write_env_file
+  echo
+  status_table
+  return $rc
+}
+
+case "${1:-}" in
+  start)  cmd_start ;;
+  stop)   cmd_stop ;;
+  status) status_table; rc=$?; [ -f "$ENV_FILE" ] && { echo; echo "env file $ENV_FILE:"; grep -v '^#' "$ENV_FILE"; }; exit $rc ;;
+  *)      echo "usage: [SERVICES=\"$ALL_SERVICES\"] $0 start|stop|status" >&2; exit 2 ;;
+esac

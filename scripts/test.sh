@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The one command that runs the whole QueryAPIGate test suite, on a fresh Debian 12 machine too:
+#   1. picks a JDK >= 21 (scripts/jdk.sh; the machine's default java 17 cannot build the project),
+#   2. installs/starts PostgreSQL, MariaDB, Redis, ClickHouse and Trino (scripts/test-services.sh start),
+#   3. exports the servers' addresses from the env file it writes (a QAG_* variable already set in the
+#      environment wins over the file),
+#   4. runs ./mvnw -B -ntp verify with any extra arguments, and exits with Maven's status.
+# Works from any directory:  scripts/test.sh [extra maven args, e.g. -pl service -am]
+# Knobs: QAG_TEST_SERVICES (list passed to SERVICES, default all five), QAG_SKIP_SERVICES=1 (start nothing),
+#        QAG_ENV_FILE (default /tmp/qag-test-services.env).
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
+cd "$ROOT" || exit 1
+
+. scripts/jdk.sh || exit 1
+echo "test.sh: JAVA_HOME=$JAVA_HOME"
+
+ENV_FILE="${QAG_ENV_FILE:-/tmp/qag-test-services.env}"
+export QAG_ENV_FILE="$ENV_FILE"
+
+if [ "${QAG_SKIP_SERVICES:-0}" != 1 ]; then
+  SERVICES="${QAG_TEST_SERVICES:-postgres mariadb redis clickhouse trino}" scripts/test-services.sh start
+  rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "test.sh: the test servers did not all come up (exit $rc); not running Maven" >&2
+    exit "$rc"
+  fi
+fi
+
+if [ -f "$ENV_FILE" ]; then
+  while IFS= read -r line || [ -n "$line" ]; do
+    [[ $line =~ ^([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue
+    key=${BASH_REMATCH[1]} value=${BASH_REMATCH[2]}
+    [ -n "${!key+x}" ] || export "$key=$value"
+  done <"$ENV_FILE"
+fi
+echo "test.sh: server settings for the tests:"
+env | grep '^QAG_' | grep -v '^QAG_ENV_FILE=' | sort | sed 's/^/  /'
+
+exec ./mvnw -B -ntp verify "$@"
