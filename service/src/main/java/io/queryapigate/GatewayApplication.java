@@ -13,6 +13,8 @@ import io.queryapigate.auth.ApiKeyAuthFilter;
 import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.cli.DialectsCommand;
+import io.queryapigate.cli.GatewayCheckCommand;
+import io.queryapigate.cli.MigrateStoreCommand;
 import io.queryapigate.config.SeedQuery;
 import io.queryapigate.core.EventLog;
 import io.queryapigate.core.QueryService;
@@ -54,10 +56,17 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
     }
 
     @Override
+    protected void addDefaultCommands(Bootstrap<GatewayConfiguration> bootstrap) {
+        bootstrap.addCommand(new io.dropwizard.core.cli.ServerCommand<>(this));
+        bootstrap.addCommand(new GatewayCheckCommand(this));
+    }
+
+    @Override
     public void initialize(Bootstrap<GatewayConfiguration> bootstrap) {
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
         bootstrap.addCommand(new DialectsCommand());
+        bootstrap.addCommand(new MigrateStoreCommand());
     }
 
     @Override

@@ -145,5 +145,15 @@ class QuickstartIT {
         String listed = new String(dialects.getInputStream().readAllBytes());
         assertThat(dialects.waitFor()).isZero();
         assertThat(listed).contains("duckdb");
+
+        Path bad = home.resolve("bad.yml");
+        Files.writeString(bad, Files.readString(repo().resolve("config/quickstart.yml"))
+                .replace("dialect: duckdb", "dialect: duckbd"));
+        Process refused = new ProcessBuilder(java(), "--enable-native-access=ALL-UNNAMED", "-jar",
+                jar().toString(), "check", bad.toString()).directory(repo().toFile()).redirectErrorStream(true)
+                .start();
+        String why = new String(refused.getInputStream().readAllBytes());
+        assertThat(refused.waitFor()).isNotZero();
+        assertThat(why).contains("connections.demo.dialect").contains("duckbd");
     }
 }

@@ -5,7 +5,6 @@ import java.util.Optional;
 import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.customizer.Bind;
 import org.jdbi.v3.sqlobject.customizer.BindMethods;
-import org.jdbi.v3.sqlobject.statement.GetGeneratedKeys;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
@@ -13,9 +12,8 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 public interface ApiKeyDao {
     String COLUMNS = "id, name, key_hash, key_prefix, grants, expires_at, active, created_at, revoked_at";
 
-    @SqlUpdate("INSERT INTO api_keys (name, key_hash, key_prefix, grants, expires_at, active, created_at)"
-            + " VALUES (:name, :keyHash, :keyPrefix, :grants, :expiresAt, :active, :createdAt)")
-    @GetGeneratedKeys("id")
+    @SqlQuery("INSERT INTO api_keys (name, key_hash, key_prefix, grants, expires_at, active, created_at)"
+            + " VALUES (:name, :keyHash, :keyPrefix, :grants, :expiresAt, :active, :createdAt) RETURNING id")
     long insert(@BindMethods ApiKeyRow row);
 
     @SqlQuery("SELECT " + COLUMNS + " FROM api_keys WHERE key_hash = :hash")

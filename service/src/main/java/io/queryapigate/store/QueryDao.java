@@ -5,7 +5,6 @@ import java.util.Optional;
 import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.customizer.Bind;
 import org.jdbi.v3.sqlobject.customizer.BindMethods;
-import org.jdbi.v3.sqlobject.statement.GetGeneratedKeys;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
@@ -16,9 +15,8 @@ public interface QueryDao {
     String VERSION_COLUMNS = "query_id, version, sql_text, parameters, connection_name, description, author,"
             + " cache_ttl, created_at";
 
-    @SqlUpdate("INSERT INTO saved_queries (name, published_version, created_at, updated_at)"
-            + " VALUES (:name, NULL, :at, :at)")
-    @GetGeneratedKeys("id")
+    @SqlQuery("INSERT INTO saved_queries (name, published_version, created_at, updated_at)"
+            + " VALUES (:name, NULL, :at, :at) RETURNING id")
     long insertQuery(@Bind("name") String name, @Bind("at") long at);
 
     @SqlUpdate("INSERT INTO query_versions (" + VERSION_COLUMNS + ") VALUES (:queryId, :version, :sqlText,"

@@ -83,7 +83,7 @@ public final class Store {
         return new Store(jdbi, url);
     }
 
-    static void migrate(String url, String user, String password) {
+    public static void migrate(String url, String user, String password) {
         Map<String, String> placeholders = new LinkedHashMap<>();
         placeholders.put("id_pk", isSqlite(url)
                 ? "INTEGER PRIMARY KEY AUTOINCREMENT"

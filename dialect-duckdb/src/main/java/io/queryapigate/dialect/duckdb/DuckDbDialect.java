@@ -1,0 +1,504 @@
+package io.queryapigate.dialect.duckdb;
+
+import static java.util.Objects.requireNonNull;
+
+import io.queryapigate.dialect.jdbc.ParameterBinder;
+import io.queryapigate.dialect.jdbc.ResultSetReader;
+import io.queryapigate.dialect.jdbc.TimeLimit;
+import io.queryapigate.dialect.spi.AccessMode;
+import io.queryapigate.dialect.spi.Capability;
+import io.queryapigate.dialect.spi.ColumnInfo;
+import io.queryapigate.dialect.spi.Dialect;
+import io.queryapigate.dialect.spi.DialectContext;
+import io.queryapigate.dialect.spi.DialectError;
+import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.dialect.spi.QueryRequest;
+import io.queryapigate.dialect.spi.QueryStats;
+import io.queryapigate.dialect.spi.RowSink;
+import io.queryapigate.dialect.spi.SessionPlan;
+import io.queryapigate.dialect.spi.SessionStrategy;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.duckdb.DuckDBConnection;
+import org.duckdb.DuckDBDriver;
+
+/**
+ * One DuckDB database, embedded in the service's process.
+ *
+ * <p>The dialect keeps one DuckDB instance open (through a root connection that never runs user SQL) with external
+ * access disabled, extension installation and autoloading off, persistent secrets off and the configuration
+ * locked, so that no statement can read or write files, load code or undo those settings. With {@code
+ * duckdb.read_only: true} (the default) DuckDB opens the file read-only and refuses every write.
+ *
+ * <p>Each call takes one of {@code poolSize} permits (waiting at most the call's time limit, else {@link
+ * DialectError#UNAVAILABLE}), runs on a fresh {@code duplicate()} of the root connection as {@link
+ * DuckDbSessionStrategy} plans it, streams rows to the sink as DuckDB produces them, and closes the connection.
+ * Its time limit, and the sink's cancel callback, interrupt DuckDB wherever the call is (prepare, execute or
+ * fetch). {@link #checkHealth} fails when the database file is gone or DuckDB does not answer {@code SELECT 1}.
+ * If the database cannot be opened at creation (file missing, locked by another process), the dialect is still
+ * created, reports {@link DialectError#UNAVAILABLE}, and opens the database on a later call.
+ *
+ * <p>Thread-safe.
+ */
+public final class DuckDbDialect implements Dialect {
+
+    private static final Set<Capability> READ_ONLY_CAPABILITIES = Set.copyOf(EnumSet.allOf(Capability.class));
+    private static final Set<Capability> WRITABLE_CAPABILITIES =
+            Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.SERVER_ENFORCED_READ_ONLY)));
+    private static final String MEMORY = ":memory:";
+    private static final String JDBC_PREFIX = "jdbc:duckdb:";
+
+    private final DialectContext context;
+    private final DuckDbDialectConfig config;
+    private final Path databaseFile;
+    private final String jdbcUrl;
+    private final Properties connectionProperties;
+    private final DuckDbSessionStrategy sessionStrategy;
+    private final Set<Capability> capabilities;
+    private final Semaphore sessions;
+    private final Set<TimeLimit> running = ConcurrentHashMap.newKeySet();
+    private final ResultSetReader reader = new DuckDbResultSetReader();
+    private final ParameterBinder binder = new ParameterBinder();
+    private final DuckDbErrorMapper errors = new DuckDbErrorMapper();
+    private final Object lifecycle = new Object();
+    private volatile DuckDBConnection database; // written under lifecycle
+    private volatile boolean closed; // written under lifecycle
+
+    /**
+     * Opens the database described by {@code context} and {@code config}, running the init script first when
+     * the database file does not exist yet.
+     *
+     * @param context the connection's context; {@code url} is a file path or {@code :memory:}
+     * @param config the bound properties
+     * @throws IllegalArgumentException when the configuration is wrong (bad URL, in-memory read-only database,
+     *     missing or failing init script); the message names the key
+     */
+    public DuckDbDialect(DialectContext context, DuckDbDialectConfig config) {
+        this.context = requireNonNull(context, "context is null");
+        this.config = requireNonNull(config, "config is null");
+        this.databaseFile = databaseFile(context.url(), context.homeDirectory());
+        if (databaseFile == null && config.readOnly()) {
+            throw new IllegalArgumentException(DuckDbDialectConfig.READ_ONLY + ": an in-memory database (url "
+                    + MEMORY + ") starts empty and cannot be read-only; set " + DuckDbDialectConfig.READ_ONLY
+                    + ": \"false\"");
+        }
+        this.jdbcUrl = JDBC_PREFIX + (databaseFile == null ? "" : databaseFile.toString());
+        this.connectionProperties = lockedDown(config);
+        this.sessionStrategy = new DuckDbSessionStrategy(config.readOnly());
+        this.capabilities = config.readOnly() ? READ_ONLY_CAPABILITIES : WRITABLE_CAPABILITIES;
+        this.sessions = new Semaphore(context.poolSize(), true);
+
+        if (databaseFile == null) {
+            openInMemory();
+        } else {
+            if (config.initScript().isPresent() && !Files.exists(databaseFile)) {
+                createFromInitScript(databaseFile, config.initScript().get());
+            }
+            try {
+                database();
+            } catch (DialectException cannotOpenYet) {
+                // reported by checkHealth and by calls, which try to open it again
+            }
+        }
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public SessionStrategy sessionStrategy() {
+        return sessionStrategy;
+    }
+
+    /**
+     * The database file, or null for {@code :memory:}.
+     *
+     * @return the absolute path, or null
+     */
+    public Path databaseFile() {
+        return databaseFile;
+    }
+
+    @Override
+    public QueryStats execute(QueryRequest request, RowSink sink) {
+        requireNonNull(request, "request is null");
+        requireNonNull(sink, "sink is null");
+        long deadline = System.nanoTime() + saturatedNanos(request.timeout());
+        ensureOpen();
+        try {
+            if (!sessions.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                throw new DialectException(DialectError.UNAVAILABLE, "no DuckDB session of connection '"
+                        + context.connectionName() + "' (pool size " + context.poolSize() + ") freed up within "
+                        + request.timeout().toMillis() + " ms");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DialectException(DialectError.CANCELLED, "interrupted while waiting for a DuckDB session");
+        }
+        try {
+            return run(request, sink, deadline);
+        } finally {
+            sessions.release();
+        }
+    }
+
+    @Override
+    public void checkHealth(Duration timeout) {
+        requireNonNull(timeout, "timeout is null");
+        ensureOpen();
+        if (databaseFile != null && !Files.isRegularFile(databaseFile)) {
+            throw new DialectException(DialectError.UNAVAILABLE, "DuckDB database file " + databaseFile + " of connection '"
+                    + context.connectionName() + "' no longer exists");
+        }
+        long deadline = System.nanoTime() + saturatedNanos(timeout.isNegative() || timeout.isZero() ? Duration.ofMillis(1) : timeout);
+        AtomicReference<Object> answer = new AtomicReference<>();
+        RowSink sink = new RowSink() {
+            @Override
+            public void columns(List<ColumnInfo> columns) {}
+
+            @Override
+            public boolean row(Object[] values) {
+                answer.set(values[0]);
+                return false;
+            }
+        };
+        QueryRequest probe = QueryRequest.read("SELECT 1", List.of(), Duration.ofNanos(Math.max(1, deadline - System.nanoTime())), 1);
+        try {
+            // no permit: the check asks whether DuckDB answers, not whether the pool is busy
+            run(probe, sink, deadline);
+        } catch (DialectException e) {
+            throw e.error() == DialectError.UNAVAILABLE ? e : new DialectException(DialectError.UNAVAILABLE,
+                    "DuckDB health check of connection '" + context.connectionName() + "' failed: " + e.getMessage(),
+                    e.sqlState(), e);
+        }
+        if (!(answer.get() instanceof Integer one) || one != 1) {
+            throw new DialectException(DialectError.UNAVAILABLE, "DuckDB health check of connection '"
+                    + context.connectionName() + "' returned " + answer.get() + " for SELECT 1");
+        }
+    }
+
+    @Override
+    public void close() {
+        DuckDBConnection root;
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            root = database;
+            database = null;
+        }
+        for (TimeLimit limit : running) {
+            limit.cancel();
+        }
+        closeQuietly(root);
+    }
+
+    @Override
+    public String toString() {
+        return "DuckDbDialect[" + context.connectionName() + ", " + (databaseFile == null ? MEMORY : databaseFile)
+                + ", readOnly=" + config.readOnly() + "]";
+    }
+
+    // ---------------------------------------------------------------- one call
+
+    private QueryStats run(QueryRequest request, RowSink sink, long deadline) {
+        SessionPlan plan = sessionStrategy.plan(request);
+        DuckDbStatementFilter.check(plan.statement());
+        DuckDBConnection root = database();
+        DuckDBConnection connection;
+        try {
+            connection = root.duplicate();
+        } catch (SQLException e) {
+            ensureOpen();
+            throw errors.translate(e, DialectError.UNAVAILABLE);
+        }
+        AtomicReference<Statement> current = new AtomicReference<>();
+        TimeLimit limit = TimeLimit.start(Duration.ofNanos(deadline - System.nanoTime()),
+                () -> DuckDbInterrupter.interrupt(connection, current.get()));
+        running.add(limit);
+        try {
+            if (closed) {
+                throw closedException();
+            }
+            for (String statement : plan.before()) {
+                executeInternal(connection, statement);
+            }
+            QueryStats stats;
+            try (PreparedStatement statement = connection.prepareStatement(plan.statement())) {
+                current.set(statement);
+                binder.bindAll(statement, request.parameters());
+                sink.onCancellable(limit::cancel);
+                throwIfStopped(limit, request);
+                if (statement.execute()) {
+                    try (ResultSet result = statement.getResultSet()) {
+                        stats = reader.read(result, sink, request.maxRows(), limit::stopped);
+                    }
+                } else {
+                    sink.columns(List.of());
+                    long count = statement.getLargeUpdateCount();
+                    stats = new QueryStats(0, request.mode() == AccessMode.WRITE ? Math.max(0, count) : -1, false);
+                }
+            }
+            // an interrupt during a fetch can end the result early without an error
+            throwIfStopped(limit, request);
+            try {
+                for (String statement : plan.after()) {
+                    executeInternal(connection, statement);
+                }
+            } catch (SQLException e) {
+                if (limit.stopped()) {
+                    throw e;
+                }
+                // the only statement sent after is the read's ROLLBACK: it fails when the user's SQL ended the
+                // read-only transaction itself (COMMIT; ...), so whatever ran after that was not read-only
+                throw new DialectException(DialectError.NOT_READ_ONLY, "the statement ended the call's read-only"
+                        + " transaction; what it ran after that was not read-only (" + errors.translate(e).getMessage()
+                        + ")", null, e);
+            }
+            return stats;
+        } catch (SQLException e) {
+            throw translate(e, limit, request);
+        } finally {
+            limit.close();
+            running.remove(limit);
+            closeQuietly(connection);
+        }
+    }
+
+    private static void executeInternal(DuckDBConnection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    private void throwIfStopped(TimeLimit limit, QueryRequest request) {
+        if (limit.stopped()) {
+            throw stoppedException(limit, request, null);
+        }
+    }
+
+    private DialectException translate(SQLException e, TimeLimit limit, QueryRequest request) {
+        if (limit.stopped()) {
+            return stoppedException(limit, request, e);
+        }
+        return errors.translate(e);
+    }
+
+    private DialectException stoppedException(TimeLimit limit, QueryRequest request, SQLException cause) {
+        if (closed) {
+            return new DialectException(DialectError.UNAVAILABLE, "DuckDB connection '" + context.connectionName()
+                    + "' was closed while the statement ran", null, cause);
+        }
+        if (limit.timedOut()) {
+            return new DialectException(DialectError.TIMEOUT, "the statement exceeded its time limit of "
+                    + request.timeout().toMillis() + " ms and was interrupted", null, cause);
+        }
+        return new DialectException(DialectError.CANCELLED, "the statement was cancelled", null, cause);
+    }
+
+    // ---------------------------------------------------------------- opening and closing
+
+    private void ensureOpen() {
+        if (closed) {
+            throw closedException();
+        }
+    }
+
+    private DialectException closedException() {
+        return new DialectException(DialectError.UNAVAILABLE, "DuckDB connection '" + context.connectionName() + "' is closed");
+    }
+
+    private DuckDBConnection database() {
+        DuckDBConnection open = database;
+        if (open != null) {
+            return open;
+        }
+        synchronized (lifecycle) {
+            ensureOpen();
+            if (database == null) {
+                try {
+                    database = connect(jdbcUrl, connectionProperties);
+                } catch (SQLException e) {
+                    throw new DialectException(DialectError.UNAVAILABLE, "cannot open DuckDB database "
+                            + (databaseFile == null ? MEMORY : databaseFile) + " of connection '"
+                            + context.connectionName() + "': " + errors.translate(e).getMessage(), null, e);
+                }
+            }
+            return database;
+        }
+    }
+
+    private void openInMemory() {
+        DuckDBConnection root = database();
+        if (config.initScript().isPresent()) {
+            String script = readScript(config.initScript().get());
+            try {
+                if (!script.isBlank()) {
+                    executeInternal(root, script);
+                }
+            } catch (SQLException e) {
+                close();
+                throw new IllegalArgumentException(DuckDbDialectConfig.INIT_SCRIPT + ": " + config.initScript().get()
+                        + " failed: " + errors.translate(e).getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * Runs the init script into a new file beside the database file, checkpoints it, and moves it into place, so
+     * that a failed or interrupted script never leaves a half-made database behind. The script is trusted
+     * configuration, like the YAML: it runs with external access (it may load CSV or Parquet files) but without
+     * extension installation.
+     */
+    private void createFromInitScript(Path target, Path scriptFile) {
+        String script = readScript(scriptFile);
+        Path temporary = target.resolveSibling(target.getFileName() + ".init-" + ProcessHandle.current().pid() + "-"
+                + Long.toUnsignedString(System.nanoTime()));
+        try {
+            Path parent = target.getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("url: cannot create the directory of " + target + ": " + e.getMessage(), e);
+        }
+        Properties properties = new Properties();
+        properties.setProperty("autoload_known_extensions", "false");
+        properties.setProperty("autoinstall_known_extensions", "false");
+        properties.setProperty("allow_persistent_secrets", "false");
+        properties.setProperty(DuckDBDriver.JDBC_INSTANCE_CACHE, "false");
+        try (DuckDBConnection connection = connect(JDBC_PREFIX + temporary, properties)) {
+            if (!script.isBlank()) {
+                executeInternal(connection, script);
+            }
+            executeInternal(connection, "CHECKPOINT");
+        } catch (SQLException e) {
+            deleteQuietly(temporary);
+            throw new IllegalArgumentException(DuckDbDialectConfig.INIT_SCRIPT + ": " + scriptFile + " failed: "
+                    + errors.translate(e).getMessage(), e);
+        } finally {
+            deleteQuietly(Path.of(temporary + ".wal"));
+        }
+        try {
+            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            deleteQuietly(temporary);
+            throw new IllegalArgumentException("url: cannot move the new database into place at " + target + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static String readScript(Path scriptFile) {
+        if (!Files.isRegularFile(scriptFile)) {
+            throw new IllegalArgumentException(DuckDbDialectConfig.INIT_SCRIPT + ": no such file: " + scriptFile);
+        }
+        try {
+            return Files.readString(scriptFile, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(DuckDbDialectConfig.INIT_SCRIPT + ": cannot read " + scriptFile + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static DuckDBConnection connect(String url, Properties properties) throws SQLException {
+        // the driver class directly rather than DriverManager, which may not see a plugin's class loader
+        return (DuckDBConnection) new DuckDBDriver().connect(url, properties);
+    }
+
+    /** The settings every dialect connection opens with; none can be changed afterwards (lock_configuration). */
+    private static Properties lockedDown(DuckDbDialectConfig config) {
+        Properties properties = new Properties();
+        properties.setProperty(DuckDBDriver.DUCKDB_READONLY_PROPERTY, Boolean.toString(config.readOnly()));
+        properties.setProperty("enable_external_access", "false");
+        properties.setProperty("autoload_known_extensions", "false");
+        properties.setProperty("autoinstall_known_extensions", "false");
+        properties.setProperty("allow_community_extensions", "false");
+        properties.setProperty("allow_unsigned_extensions", "false");
+        // with external access off, the default file-backed secret storage breaks the secret manager for every
+        // later call after one CREATE SECRET; keeping secrets in memory only avoids that
+        properties.setProperty("allow_persistent_secrets", "false");
+        properties.setProperty(DuckDBDriver.JDBC_STREAM_RESULTS, "true");
+        config.threads().ifPresent(threads -> properties.setProperty("threads", Integer.toString(threads)));
+        config.memoryLimit().ifPresent(limit -> properties.setProperty("memory_limit", limit));
+        properties.setProperty("lock_configuration", "true");
+        return properties;
+    }
+
+    /**
+     * The database file for a configured URL, or null for {@code :memory:}.
+     *
+     * @param url the configured URL: a path, {@code :memory:}, optionally prefixed with {@code jdbc:duckdb:}
+     * @param home the directory relative paths resolve against
+     * @return the absolute, normalised path, or null
+     * @throws IllegalArgumentException naming {@code url} when it is empty or carries driver options
+     */
+    static Path databaseFile(String url, Path home) {
+        String path = url.strip();
+        if (path.startsWith(JDBC_PREFIX)) {
+            path = path.substring(JDBC_PREFIX.length());
+        }
+        if (path.isEmpty() || path.equals(MEMORY)) {
+            return null;
+        }
+        if (path.indexOf(';') >= 0) {
+            // the driver reads ";key=value" in a URL as settings that override ours (enable_external_access, ...)
+            throw new IllegalArgumentException("url: a DuckDB database path must not contain ';' (settings go in"
+                    + " properties), got '" + url + "'");
+        }
+        if (path.startsWith(MEMORY)) {
+            throw new IllegalArgumentException("url: expected a file path or " + MEMORY + ", got '" + url + "'");
+        }
+        try {
+            return home.resolve(path).toAbsolutePath().normalize();
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException("url: not a valid path: '" + url + "'", e);
+        }
+    }
+
+    private static long saturatedNanos(Duration duration) {
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE / 4;
+        }
+    }
+
+    private static void closeQuietly(DuckDBConnection connection) {
+        if (connection == null) {
+            return;
+        }
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // closing releases native memory only; nothing to report to the caller
+        }
+    }
+
+    private static void deleteQuietly(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException ignored) {
+            // a leftover temporary file is harmless and named after this process
+        }
+    }
+}

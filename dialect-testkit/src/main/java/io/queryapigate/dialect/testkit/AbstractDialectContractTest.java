@@ -1,0 +1,598 @@
+package io.queryapigate.dialect.testkit;
+
+import static java.util.Objects.requireNonNull;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.queryapigate.dialect.spi.AccessMode;
+import io.queryapigate.dialect.spi.Capability;
+import io.queryapigate.dialect.spi.ColumnInfo;
+import io.queryapigate.dialect.spi.Dialect;
+import io.queryapigate.dialect.spi.DialectError;
+import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.dialect.spi.Parameter;
+import io.queryapigate.dialect.spi.QueryRequest;
+import io.queryapigate.dialect.spi.QueryStats;
+import io.queryapigate.dialect.spi.SessionPlan;
+import java.math.BigDecimal;
+import java.sql.JDBCType;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The contract every dialect proves against its real database: subclass it once per database (and per server
+ * version worth testing), supply the hooks, and every test below runs against that database.
+ *
+ * <p>Each test starts from a fresh fixture: {@link #setUpFixture} runs {@link #fixtureStatements()} through the
+ * subclass's own access to the database (JDBC, HTTP), not through the dialect, so that a dialect bug cannot hide
+ * in the fixture. The fixture is the table {@value #TABLE} with the rows of {@link #EXPECTED_ROWS}.
+ *
+ * <p>Tests that depend on a guarantee run only when the dialect declares it in {@link Dialect#capabilities()}:
+ * read-only enforcement ({@link Capability#SERVER_ENFORCED_READ_ONLY}), time limits ({@link
+ * Capability#SERVER_SIDE_TIMEOUT}) and cancellation ({@link Capability#CANCELLATION}); the others always run.
+ *
+ * <p>Dialects are created through {@link #dialect(int)}, which closes them after each test.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+public abstract class AbstractDialectContractTest {
+
+    /** The fixture table. */
+    public static final String TABLE = "qag_contract";
+
+    /** The fixture's columns, in table order. */
+    public static final List<String> COLUMNS =
+            List.of("id", "big", "amount", "ratio", "name", "active", "created_on", "updated_at");
+
+    /** The fixture's rows ordered by id, in {@link #COLUMNS} order, as the dialect must deliver them. */
+    public static final List<List<Object>> EXPECTED_ROWS = List.of(
+            List.of(1, 9_007_199_254_740_993L, new BigDecimal("1234.50"), 0.5d, "alpha", true,
+                    LocalDate.of(2024, 1, 15), LocalDateTime.of(2024, 1, 15, 10, 30, 0)),
+            List.of(2, -42L, new BigDecimal("-0.01"), -1.25d, "beta", false,
+                    LocalDate.of(1999, 12, 31), LocalDateTime.of(1999, 12, 31, 23, 59, 59)),
+            List.of(3, 0L, new BigDecimal("0.00"), 0.0d, "gamma ünïcödé ✓", true,
+                    LocalDate.of(2000, 2, 29), LocalDateTime.of(2000, 2, 29, 0, 0, 0)),
+            List.of(4, 4_000_000_000L, new BigDecimal("99999.99"), 1.0e10d, "it's", false,
+                    LocalDate.of(2038, 1, 19), LocalDateTime.of(2038, 1, 19, 3, 14, 8)),
+            Arrays.asList(5, null, null, null, null, null, null, null));
+
+    /** The portable SQL that creates the fixture; see {@link #fixtureStatements()}. */
+    public static final List<String> FIXTURE_SQL = List.of(
+            "DROP TABLE IF EXISTS qag_contract_evil",
+            "DROP TABLE IF EXISTS " + TABLE,
+            "CREATE TABLE " + TABLE + " (id INTEGER NOT NULL PRIMARY KEY, big BIGINT, amount DECIMAL(12,2),"
+                    + " ratio DOUBLE PRECISION, name VARCHAR(100), active BOOLEAN, created_on DATE,"
+                    + " updated_at TIMESTAMP)",
+            "INSERT INTO " + TABLE + " VALUES (1, 9007199254740993, 1234.50, 0.5, 'alpha', TRUE,"
+                    + " DATE '2024-01-15', TIMESTAMP '2024-01-15 10:30:00')",
+            "INSERT INTO " + TABLE + " VALUES (2, -42, -0.01, -1.25, 'beta', FALSE,"
+                    + " DATE '1999-12-31', TIMESTAMP '1999-12-31 23:59:59')",
+            "INSERT INTO " + TABLE + " VALUES (3, 0, 0.00, 0.0, 'gamma ünïcödé ✓', TRUE,"
+                    + " DATE '2000-02-29', TIMESTAMP '2000-02-29 00:00:00')",
+            "INSERT INTO " + TABLE + " VALUES (4, 4000000000, 99999.99, 10000000000.0, 'it''s', FALSE,"
+                    + " DATE '2038-01-19', TIMESTAMP '2038-01-19 03:14:08')",
+            "INSERT INTO " + TABLE + " (id) VALUES (5)");
+
+    /** The time limit of ordinary calls in these tests. */
+    protected static final Duration LIMIT = Duration.ofSeconds(30);
+
+    private static final String SELECT_ALL = "SELECT " + String.join(", ", COLUMNS) + " FROM " + TABLE + " ORDER BY id";
+
+    private final List<Dialect> opened = new ArrayList<>();
+
+    // ---------------------------------------------------------------- hooks
+
+    /**
+     * Creates the dialect under test, through its factory, with the given pool size and the subclass's usual
+     * properties. Called after {@link #setUpFixture}, possibly several times per test.
+     *
+     * @param poolSize the pool size for {@code DialectContext.poolSize}
+     * @return a new dialect
+     * @throws Exception when the database cannot be prepared
+     */
+    protected abstract Dialect createDialect(int poolSize) throws Exception;
+
+    /**
+     * Runs the fixture statements, in order, through the subclass's own access to the database (not the
+     * dialect). Called before each test.
+     *
+     * @param statements the statements, normally {@link #fixtureStatements()}
+     * @throws Exception when the database refuses them
+     */
+    protected abstract void setUpFixture(List<String> statements) throws Exception;
+
+    /**
+     * The statements that create {@value #TABLE} with the rows of {@link #EXPECTED_ROWS}. The default, {@link
+     * #FIXTURE_SQL}, is standard SQL that DuckDB, PostgreSQL and MySQL accept; engines with other DDL override it
+     * and must produce the same rows.
+     *
+     * @return the statements
+     */
+    protected List<String> fixtureStatements() {
+        return FIXTURE_SQL;
+    }
+
+    /**
+     * A read that runs far longer than 2 seconds (minutes, ideally) without using much memory, such as a sleep
+     * function or a big cross join that returns one row.
+     *
+     * @return the SQL
+     */
+    protected abstract String slowQuery();
+
+    /**
+     * A read that runs between roughly 0.3 and 5 seconds, used right after a timed-out call to show that the
+     * short limit did not stay on the session. Empty to skip that part.
+     *
+     * @return the SQL, or empty
+     */
+    protected Optional<String> moderatelySlowQuery() {
+        return Optional.empty();
+    }
+
+    /**
+     * Pairs of a statement that changes session state and a query that reads it, each with the value the query
+     * returns in a fresh session. At least one is required.
+     *
+     * @return the probes
+     */
+    protected abstract List<SessionStateProbe> sessionStateProbes();
+
+    /**
+     * Makes the database unreachable for {@code dialect} the way an operator or a failure would: stop the server,
+     * remove the file. Called once, at the end of a test.
+     *
+     * @param dialect the dialect that must then report {@link DialectError#UNAVAILABLE}
+     * @throws Exception when that fails
+     */
+    protected abstract void makeUnavailable(Dialect dialect) throws Exception;
+
+    /**
+     * Writes that a read-only call must refuse; they target the fixture.
+     *
+     * @return the statements
+     */
+    protected List<String> writeStatements() {
+        return List.of(
+                "INSERT INTO " + TABLE + " (id, name) VALUES (99, 'intruder')",
+                "UPDATE " + TABLE + " SET name = 'changed' WHERE id = 1",
+                "DELETE FROM " + TABLE,
+                "CREATE TABLE qag_contract_evil (x INTEGER)");
+    }
+
+    /**
+     * The classes a refused write may be reported as; {@link DialectError#NOT_READ_ONLY} unless the engine can
+     * only say "permission denied".
+     *
+     * @return the accepted classes
+     */
+    protected Set<DialectError> readOnlyViolationErrors() {
+        return Set.of(DialectError.NOT_READ_ONLY);
+    }
+
+    /**
+     * A dialect, created through {@link #createDialect} and closed after the test.
+     *
+     * @param poolSize the pool size
+     * @return the dialect
+     * @throws Exception when creation fails
+     */
+    protected final Dialect dialect(int poolSize) throws Exception {
+        Dialect dialect = requireNonNull(createDialect(poolSize), "createDialect returned null");
+        opened.add(dialect);
+        return dialect;
+    }
+
+    /**
+     * A read request with the contract's usual limits.
+     *
+     * @param sql the statement
+     * @param parameters its parameters
+     * @return the request
+     */
+    protected static QueryRequest read(String sql, Parameter... parameters) {
+        return QueryRequest.read(sql, List.of(parameters), LIMIT, 10_000);
+    }
+
+    /**
+     * Runs {@code request} into a new {@link RecordingSink}.
+     *
+     * @param dialect the dialect
+     * @param request the request
+     * @return the sink, holding the result
+     */
+    protected static RecordingSink run(Dialect dialect, QueryRequest request) {
+        RecordingSink sink = new RecordingSink();
+        dialect.execute(request, sink);
+        return sink;
+    }
+
+    /**
+     * The failure of {@code request}; fails the test when the call succeeds.
+     *
+     * @param dialect the dialect
+     * @param request the request
+     * @return the exception
+     */
+    protected static DialectException failure(Dialect dialect, QueryRequest request) {
+        DialectException e = catchThrowableOfType(DialectException.class, () -> dialect.execute(request, new RecordingSink()));
+        assertThat(e).as("expected %s to fail", request.sql()).isNotNull();
+        return e;
+    }
+
+    @BeforeEach
+    final void createFixture() throws Exception {
+        setUpFixture(fixtureStatements());
+    }
+
+    @AfterEach
+    final void closeDialects() {
+        for (Dialect dialect : opened) {
+            dialect.close();
+        }
+        opened.clear();
+    }
+
+    // ---------------------------------------------------------------- a. reads, types, parameters
+
+    @Test
+    void readDeliversRowsColumnsTypesAndNulls() throws Exception {
+        Dialect dialect = dialect(1);
+        RecordingSink sink = new RecordingSink();
+        QueryStats stats = dialect.execute(read(SELECT_ALL), sink);
+
+        assertThat(stats).isEqualTo(new QueryStats(5, -1, false));
+        assertThat(sink.columnsCalls()).isEqualTo(1);
+        assertThat(sink.columnNames()).isEqualTo(COLUMNS);
+        List<JDBCType> types = sink.columns().stream().map(ColumnInfo::type).toList();
+        assertThat(types.get(1)).isEqualTo(JDBCType.BIGINT);
+        assertThat(types.get(2)).isIn(JDBCType.DECIMAL, JDBCType.NUMERIC);
+        assertThat(types.get(3)).isIn(JDBCType.DOUBLE, JDBCType.FLOAT);
+        assertThat(types.get(4)).isIn(JDBCType.VARCHAR, JDBCType.NVARCHAR, JDBCType.LONGVARCHAR, JDBCType.CHAR);
+        assertThat(types.get(5)).isIn(JDBCType.BOOLEAN, JDBCType.BIT);
+        assertThat(types.get(6)).isEqualTo(JDBCType.DATE);
+        assertThat(types.get(7)).isEqualTo(JDBCType.TIMESTAMP);
+        assertThat(sink.columns()).allSatisfy(c -> assertThat(c.typeName()).isNotBlank());
+
+        assertThat(sink.rows()).hasSize(5);
+        for (int r = 0; r < 5; r++) {
+            List<Object> row = sink.rows().get(r);
+            List<Object> expected = EXPECTED_ROWS.get(r);
+            assertThat(((Number) row.get(0)).longValue()).as("id").isEqualTo(((Number) expected.get(0)).longValue());
+            assertThat(row.get(0)).as("id kind").isInstanceOfAny(Integer.class, Long.class);
+            for (int c = 1; c < COLUMNS.size(); c++) {
+                // equals() on BigDecimal also compares the scale: 1234.50 must not come back as 1234.5
+                assertThat(row.get(c)).as("row %d, %s", r + 1, COLUMNS.get(c)).isEqualTo(expected.get(c));
+            }
+        }
+        assertThat(sink.rows().get(0).get(1)).isInstanceOf(Long.class);
+        assertThat(((BigDecimal) sink.rows().get(0).get(2)).scale()).isEqualTo(2);
+        assertThat(sink.rows().get(4).subList(1, COLUMNS.size())).containsOnlyNulls();
+    }
+
+    @Test
+    void emptyResultStillDeliversColumns() throws Exception {
+        RecordingSink sink = run(dialect(1), read("SELECT id, name FROM " + TABLE + " WHERE id < 0"));
+        assertThat(sink.columnsCalls()).isEqualTo(1);
+        assertThat(sink.columnNames()).containsExactly("id", "name");
+        assertThat(sink.rows()).isEmpty();
+    }
+
+    @Test
+    void boundParametersOfEachTypeSelectTheRightRows() throws Exception {
+        Dialect dialect = dialect(1);
+        record Case(String where, Parameter parameter, List<Long> ids) {}
+        List<Case> cases = List.of(
+                new Case("id = ?", new Parameter("id", 3L, JDBCType.BIGINT), List.of(3L)),
+                new Case("big = ?", new Parameter("big", 9_007_199_254_740_993L, JDBCType.BIGINT), List.of(1L)),
+                new Case("amount = ?", new Parameter("amount", new BigDecimal("-0.01"), JDBCType.DECIMAL), List.of(2L)),
+                new Case("ratio = ?", new Parameter("ratio", 1.0e10d, JDBCType.DOUBLE), List.of(4L)),
+                new Case("name = ?", new Parameter("name", "gamma ünïcödé ✓", JDBCType.VARCHAR), List.of(3L)),
+                new Case("name = ?", new Parameter("name", "it's", JDBCType.VARCHAR), List.of(4L)),
+                new Case("active = ?", new Parameter("active", false, JDBCType.BOOLEAN), List.of(2L, 4L)),
+                new Case("created_on = ?", new Parameter("day", LocalDate.of(2000, 2, 29), JDBCType.DATE), List.of(3L)),
+                new Case("updated_at = ?",
+                        new Parameter("at", LocalDateTime.of(2038, 1, 19, 3, 14, 8), JDBCType.TIMESTAMP), List.of(4L)),
+                new Case("created_on > ?", new Parameter("after", LocalDate.of(2020, 1, 1), JDBCType.DATE),
+                        List.of(1L, 4L)),
+                new Case("coalesce(name, 'n/a') = coalesce(?, 'n/a')", new Parameter("name", null, JDBCType.VARCHAR),
+                        List.of(5L)));
+        for (Case c : cases) {
+            RecordingSink sink = run(dialect, read("SELECT id FROM " + TABLE + " WHERE " + c.where() + " ORDER BY id",
+                    c.parameter()));
+            assertThat(sink.column("id")).as(c.where() + " with " + c.parameter())
+                    .map(v -> ((Number) v).longValue())
+                    .isEqualTo(c.ids());
+        }
+    }
+
+    @Test
+    void aStringParameterIsDataNeverSql() throws Exception {
+        Dialect dialect = dialect(1);
+        String attack = "x'; DROP TABLE " + TABLE + "; --";
+        RecordingSink sink = run(dialect, read("SELECT id, name FROM " + TABLE + " WHERE name = ?",
+                new Parameter("name", attack, JDBCType.VARCHAR)));
+        assertThat(sink.rows()).isEmpty();
+
+        RecordingSink echo = run(dialect, read("SELECT id, ? AS echoed FROM " + TABLE + " WHERE id = 1",
+                new Parameter("name", attack, JDBCType.VARCHAR)));
+        assertThat(echo.column("echoed")).containsExactly(attack);
+        assertThat(countRows(dialect)).isEqualTo(5);
+    }
+
+    // ---------------------------------------------------------------- b. row limits and early stop
+
+    @Test
+    void maxRowsStopsTheReadAndReportsTruncation() throws Exception {
+        Dialect dialect = dialect(1);
+        String sql = "SELECT id FROM " + TABLE + " ORDER BY id";
+
+        RecordingSink three = new RecordingSink();
+        QueryStats stats = dialect.execute(QueryRequest.read(sql, List.of(), LIMIT, 3), three);
+        assertThat(three.column("id")).map(v -> ((Number) v).longValue()).containsExactly(1L, 2L, 3L);
+        assertThat(stats).isEqualTo(new QueryStats(3, -1, true));
+
+        RecordingSink exactlyFive = new RecordingSink();
+        assertThat(dialect.execute(QueryRequest.read(sql, List.of(), LIMIT, 5), exactlyFive))
+                .isEqualTo(new QueryStats(5, -1, false));
+        assertThat(exactlyFive.rows()).hasSize(5);
+    }
+
+    @Test
+    void aSinkReturningFalseStopsTheReadWithoutError() throws Exception {
+        Dialect dialect = dialect(1);
+        RecordingSink two = new RecordingSink(2);
+        QueryStats stats = dialect.execute(read("SELECT id FROM " + TABLE + " ORDER BY id"), two);
+        assertThat(two.column("id")).map(v -> ((Number) v).longValue()).containsExactly(1L, 2L);
+        assertThat(stats.rows()).isEqualTo(2);
+        assertThat(stats.truncated()).isFalse();
+        assertThat(countRows(dialect)).as("the next call on the single session works").isEqualTo(5);
+    }
+
+    // ---------------------------------------------------------------- c. read-only enforced by the database
+
+    @Test
+    void writesSentAsReadsAreRefusedByTheDatabase() throws Exception {
+        Dialect dialect = dialect(1);
+        assumeTrue(dialect.capabilities().contains(Capability.SERVER_ENFORCED_READ_ONLY),
+                "dialect does not declare SERVER_ENFORCED_READ_ONLY");
+        for (String write : writeStatements()) {
+            DialectException e = failure(dialect, read(write));
+            assertThat(e.error()).as(write + ": " + e.getMessage()).isIn(readOnlyViolationErrors());
+        }
+        assertThat(countRows(dialect)).isEqualTo(5);
+        assertThat(run(dialect, read("SELECT name FROM " + TABLE + " WHERE id = 1")).singleValue()).isEqualTo("alpha");
+        assertThat(failure(dialect, read("SELECT * FROM qag_contract_evil")).error()).isEqualTo(DialectError.SYNTAX);
+    }
+
+    // ---------------------------------------------------------------- d. time limits
+
+    @Test
+    void theTimeLimitStopsASlowQueryAndDoesNotStayOnTheSession() throws Exception {
+        Dialect dialect = dialect(1);
+        assumeTrue(dialect.capabilities().contains(Capability.SERVER_SIDE_TIMEOUT),
+                "dialect does not declare SERVER_SIDE_TIMEOUT");
+
+        long start = System.nanoTime();
+        DialectException e = failure(dialect, read(slowQuery()).withTimeout(Duration.ofMillis(300)));
+        long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+        assertThat(e.error()).as(e.getMessage()).isEqualTo(DialectError.TIMEOUT);
+        assertThat(elapsedMillis).as("stopped soon after the 300 ms limit").isBetween(250L, 1_500L);
+
+        assertThat(countRows(dialect)).isEqualTo(5);
+        Optional<String> moderate = moderatelySlowQuery();
+        if (moderate.isPresent()) {
+            RecordingSink sink = run(dialect, read(moderate.get()));
+            assertThat(sink.rows()).as("the slower query ran to its end under a 30 s limit").isNotEmpty();
+        }
+    }
+
+    @Test
+    void theCancelCallbackStopsARunningQuery() throws Exception {
+        Dialect dialect = dialect(1);
+        assumeTrue(dialect.capabilities().contains(Capability.CANCELLATION), "dialect does not declare CANCELLATION");
+
+        RecordingSink sink = new RecordingSink();
+        Thread canceller = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (sink.cancelCallback() == null && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                Thread.sleep(200);
+                sink.cancel();
+            } catch (InterruptedException ignored) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        long start = System.nanoTime();
+        DialectException e = catchThrowableOfType(DialectException.class, () -> dialect.execute(read(slowQuery()), sink));
+        long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+        canceller.join(TimeUnit.SECONDS.toMillis(10));
+
+        assertThat(e).as("the slow query was not cancelled").isNotNull();
+        assertThat(e.error()).as(e.getMessage()).isEqualTo(DialectError.CANCELLED);
+        assertThat(elapsedMillis).isLessThan(2_000L);
+        assertThat(countRows(dialect)).isEqualTo(5);
+        assertThatCode(() -> sink.cancel()).as("cancelling after the end does nothing").doesNotThrowAnyException();
+    }
+
+    // ---------------------------------------------------------------- e. session state does not leak
+
+    @Test
+    void sessionStateDoesNotLeakIntoTheNextCall() throws Exception {
+        List<SessionStateProbe> probes = sessionStateProbes();
+        assertThat(probes).as("at least one session state probe").isNotEmpty();
+        Dialect dialect = dialect(1);
+        for (SessionStateProbe probe : probes) {
+            String before = text(run(dialect, read(probe.read())));
+            assertThat(before).as(probe.description() + ": default in a fresh session").isEqualTo(probe.expectedDefault());
+
+            run(dialect, read(probe.change()).withMode(probe.changeMode()));
+
+            String after = text(run(dialect, read(probe.read())));
+            assertThat(after).as(probe.description() + ": the next call on the single session").isEqualTo(probe.expectedDefault());
+        }
+    }
+
+    // ---------------------------------------------------------------- f. health and close
+
+    @Test
+    void healthPassesThenReportsUnavailable() throws Exception {
+        Dialect dialect = dialect(1);
+        assertThatCode(() -> dialect.checkHealth(Duration.ofSeconds(5))).doesNotThrowAnyException();
+        makeUnavailable(dialect);
+        DialectException e = catchThrowableOfType(DialectException.class, () -> dialect.checkHealth(Duration.ofSeconds(5)));
+        assertThat(e).as("checkHealth after makeUnavailable").isNotNull();
+        assertThat(e.error()).as(e.getMessage()).isEqualTo(DialectError.UNAVAILABLE);
+        assertThat(e.error().retryable()).isTrue();
+    }
+
+    @Test
+    void callsAfterCloseFailUnavailable() throws Exception {
+        Dialect dialect = dialect(1);
+        assertThat(countRows(dialect)).isEqualTo(5);
+        dialect.close();
+        dialect.close();
+        assertThat(failure(dialect, read("SELECT 1")).error()).isEqualTo(DialectError.UNAVAILABLE);
+        DialectException health = catchThrowableOfType(DialectException.class, () -> dialect.checkHealth(Duration.ofSeconds(5)));
+        assertThat(health).isNotNull();
+        assertThat(health.error()).isEqualTo(DialectError.UNAVAILABLE);
+    }
+
+    // ---------------------------------------------------------------- g. error classes
+
+    @Test
+    void invalidStatementsAreSyntaxErrors() throws Exception {
+        Dialect dialect = dialect(1);
+        DialectException syntax = failure(dialect, read("SELEC id FROM " + TABLE));
+        assertThat(syntax.error()).as(syntax.getMessage()).isEqualTo(DialectError.SYNTAX);
+        DialectException unknownTable = failure(dialect, read("SELECT * FROM qag_no_such_table"));
+        assertThat(unknownTable.error()).as(unknownTable.getMessage()).isEqualTo(DialectError.SYNTAX);
+        DialectException unknownColumn = failure(dialect, read("SELECT no_such_column FROM " + TABLE));
+        assertThat(unknownColumn.error()).as(unknownColumn.getMessage()).isEqualTo(DialectError.SYNTAX);
+        assertThat(countRows(dialect)).as("the session is usable after errors").isEqualTo(5);
+    }
+
+    // ---------------------------------------------------------------- h. concurrency
+
+    @Test
+    void concurrentReadsOnASmallPoolAllSucceedWithTheirOwnResults() throws Exception {
+        Dialect dialect = dialect(2);
+        int threads = 8;
+        int callsPerThread = 25;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
+        try {
+            List<Future<Integer>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    start.await();
+                    int ok = 0;
+                    for (int i = 0; i < callsPerThread; i++) {
+                        int id = (thread + i) % 4 + 1;
+                        try {
+                            RecordingSink sink = run(dialect, read("SELECT id, name FROM " + TABLE + " WHERE id = ?",
+                                    new Parameter("id", (long) id, JDBCType.BIGINT)));
+                            Object name = sink.rows().size() == 1 ? sink.rows().get(0).get(1) : null;
+                            if (EXPECTED_ROWS.get(id - 1).get(4).equals(name)) {
+                                ok++;
+                            } else {
+                                problems.add("id " + id + " returned " + sink.rows());
+                            }
+                        } catch (RuntimeException e) {
+                            problems.add("id " + id + " failed: " + e);
+                        }
+                    }
+                    return ok;
+                }));
+            }
+            start.countDown();
+            int ok = 0;
+            for (Future<Integer> f : done) {
+                ok += f.get(90, TimeUnit.SECONDS);
+            }
+            assertThat(problems).isEmpty();
+            assertThat(ok).isEqualTo(threads * callsPerThread);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    // ---------------------------------------------------------------- i. the session plan
+
+    @Test
+    void theSessionPlanCarriesTheStatement() throws Exception {
+        Dialect dialect = dialect(1);
+        QueryRequest request = read("SELECT id FROM " + TABLE + " WHERE id = ?", new Parameter("id", 1L, JDBCType.BIGINT));
+        SessionPlan plan = dialect.sessionStrategy().plan(request);
+        assertThat(plan.statement()).contains(request.sql());
+        assertThat(plan.description()).isNotBlank();
+        SessionPlan writePlan = dialect.sessionStrategy().plan(request.withMode(AccessMode.WRITE));
+        assertThat(writePlan.statement()).contains(request.sql());
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static long countRows(Dialect dialect) {
+        Object count = run(dialect, read("SELECT count(*) FROM " + TABLE)).singleValue();
+        return ((Number) count).longValue();
+    }
+
+    private static String text(RecordingSink sink) {
+        Object value = sink.rows().isEmpty() ? null : sink.rows().get(0).get(0);
+        return value == null ? null : value.toString();
+    }
+
+    /**
+     * A session-state change and the query that reveals it.
+     *
+     * @param description what is changed, for failure messages
+     * @param change the statement that changes session state; it must succeed
+     * @param changeMode the mode {@code change} is sent with
+     * @param read a query whose first value shows the state
+     * @param expectedDefault that value's string form in a fresh session, or null for SQL NULL
+     */
+    public record SessionStateProbe(
+            String description, String change, AccessMode changeMode, String read, String expectedDefault) {
+        /** Validates the fields. */
+        public SessionStateProbe {
+            requireNonNull(description, "description is null");
+            requireNonNull(change, "change is null");
+            requireNonNull(changeMode, "changeMode is null");
+            requireNonNull(read, "read is null");
+        }
+
+        /**
+         * A probe whose change is sent as a read.
+         *
+         * @param description what is changed
+         * @param change the statement that changes session state
+         * @param read the query that reveals it
+         * @param expectedDefault its value in a fresh session, or null
+         * @return the probe
+         */
+        public static SessionStateProbe of(String description, String change, String read, String expectedDefault) {
+            return new SessionStateProbe(description, change, AccessMode.READ, read, expectedDefault);
+        }
+    }
+}
