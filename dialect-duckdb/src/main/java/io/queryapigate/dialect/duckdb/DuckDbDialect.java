@@ -17,6 +17,7 @@ import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.RowSink;
 import io.queryapigate.dialect.spi.SessionPlan;
 import io.queryapigate.dialect.spi.SessionStrategy;
+import io.queryapigate.dialect.spi.TableNamespace;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -117,6 +118,22 @@ public final class DuckDbDialect implements Dialect {
                 // reported by checkHealth and by calls, which try to open it again
             }
         }
+    }
+
+    @Override
+    public String sqlFamily() {
+        return "duckdb";
+    }
+
+    /** DuckDB names the attached file's catalog after its base name ({@code memory} in memory); schema {@code main}. */
+    @Override
+    public TableNamespace defaultNamespace() {
+        if (databaseFile == null) {
+            return new TableNamespace("memory", "main");
+        }
+        String file = databaseFile.getFileName().toString();
+        int dot = file.lastIndexOf('.');
+        return new TableNamespace(dot > 0 ? file.substring(0, dot) : file, "main");
     }
 
     @Override

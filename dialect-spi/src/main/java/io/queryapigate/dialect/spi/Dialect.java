@@ -31,6 +31,29 @@ public interface Dialect extends AutoCloseable {
     SessionStrategy sessionStrategy();
 
     /**
+     * The SQL family the service's guard parses this dialect's statements as: one of {@code postgres}, {@code
+     * mysql}, {@code duckdb}, {@code trino}, {@code clickhouse}, {@code sqlite} or {@code generic}. It decides
+     * quoting and escaping rules, how statements split, and which functions count as reading files or changing
+     * session state. Third-party dialects close to one of these return it; others return {@code generic}, which
+     * is the strictest.
+     *
+     * @return the family name; {@code generic} by default
+     */
+    default String sqlFamily() {
+        return "generic";
+    }
+
+    /**
+     * The catalog and schema that unqualified table names resolve to on this connection, for table allow-lists.
+     * May open a session the first time it is called; must not change afterwards.
+     *
+     * @return the namespace; {@link TableNamespace#UNKNOWN} by default
+     */
+    default TableNamespace defaultNamespace() {
+        return TableNamespace.UNKNOWN;
+    }
+
+    /**
      * Runs one statement and pushes its result into {@code sink}, row by row, without buffering the whole result.
      *
      * <p>The dialect applies the request's time limit (on the database side wherever the engine allows), binds

@@ -1,0 +1,555 @@
+package io.queryapigate.dialect.mysql;
+
+import static java.util.Objects.requireNonNull;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.pool.HikariPool;
+import io.queryapigate.dialect.jdbc.ParameterBinder;
+import io.queryapigate.dialect.jdbc.ResultSetReader;
+import io.queryapigate.dialect.jdbc.TimeLimit;
+import io.queryapigate.dialect.spi.AccessMode;
+import io.queryapigate.dialect.spi.Capability;
+import io.queryapigate.dialect.spi.ColumnInfo;
+import io.queryapigate.dialect.spi.Dialect;
+import io.queryapigate.dialect.spi.DialectContext;
+import io.queryapigate.dialect.spi.DialectError;
+import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.dialect.spi.QueryRequest;
+import io.queryapigate.dialect.spi.QueryStats;
+import io.queryapigate.dialect.spi.RowSink;
+import io.queryapigate.dialect.spi.SessionPlan;
+import io.queryapigate.dialect.spi.SessionStrategy;
+import io.queryapigate.dialect.spi.TableNamespace;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The MySQL / MariaDB dialect: Connector/J connections in two HikariCP pools (reads, and writes once the first
+ * write arrives), each connection living in a chained transaction of its pool's access mode.
+ *
+ * <p>A read sends the statement (with its time limit inside it where the server allows) and then {@code ROLLBACK
+ * AND CHAIN}: 2 round trips. After the release the server's status flags (sent with every reply, so free) must show
+ * a read-only transaction, autocommit and the backslash-escape mode as at open; otherwise the connection is closed
+ * instead of reused. See {@link MySqlSessionStrategy} for the plans and docs/dialects/mysql.md for what is proven.
+ *
+ * <p>Rows are always read as a Connector/J streaming result (fetch size {@code Integer.MIN_VALUE}): memory stays
+ * flat whatever the result size, and reading stops at {@code maxRows}. Streaming costs no extra round trip because
+ * {@code netTimeoutForStreamingResults} is 0 (otherwise Connector/J sends {@code SET net_write_timeout} first).
+ * When a read stops early with more rows pending, up to {@value #DRAIN_BUDGET} further rows are skipped; beyond that
+ * the statement is killed and the connection closed.
+ */
+public final class MySqlDialect implements Dialect {
+    private static final System.Logger LOG = System.getLogger(MySqlDialect.class.getName());
+
+    /** Rows skipped to finish a stopped streaming read before killing it instead. */
+    static final int DRAIN_BUDGET = 10_000;
+
+    /** Headroom of the per-call socket timeout over the time limit and the cancel grace. */
+    private static final Duration NETWORK_TIMEOUT_HEADROOM = Duration.ofSeconds(10);
+
+    /** URL properties refused because they weaken the session strategy or add round trips. */
+    static final Set<String> FORBIDDEN_URL_PROPERTIES = Set.of(
+            "allowmultiqueries", "allowloadlocalinfile", "allowloadlocalinfileinpath", "allowurlinlocalinfile",
+            "autoreconnect", "autoreconnectforpools", "useserverprepstmts", "usecursorfetch",
+            "nettimeoutforstreamingresults", "uselocalsessionstate", "readonlypropagatestoserver");
+
+    private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
+            Capability.SERVER_ENFORCED_READ_ONLY, Capability.SERVER_SIDE_TIMEOUT, Capability.CANCELLATION,
+            Capability.STREAMING));
+
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    private final DialectContext context;
+    private final MySqlDialectConfig config;
+    private final String url;
+    private final Properties driverProperties;
+    private final MySqlErrorMapper errors = new MySqlErrorMapper();
+    private final ParameterBinder binder = new ParameterBinder();
+    private final ResultSetReader reader = new MySqlResultSetReader();
+    private final ExecutorService killExecutor;
+    private final QueryKiller killer;
+    private final HikariPool readPool;
+    private final Object writePoolLock = new Object();
+    private volatile HikariPool writePool;
+    private final AtomicReference<MySqlSessionStrategy> lastStrategy = new AtomicReference<>();
+    private final String poolPrefix;
+    private volatile boolean closed;
+
+    /**
+     * Creates the dialect; connections are opened in the background by the pool (and on first use).
+     *
+     * @param context the connection's settings
+     * @param config the validated {@code mysql.*} properties
+     * @throws IllegalArgumentException when the URL is not a Connector/J URL or sets a refused property
+     */
+    public MySqlDialect(DialectContext context, MySqlDialectConfig config) {
+        this.context = requireNonNull(context, "context is null");
+        this.config = requireNonNull(config, "config is null");
+        this.url = checkUrl(context.url());
+        this.driverProperties = driverProperties(context, config);
+        this.poolPrefix = "qag-mysql-" + context.connectionName() + "-" + INSTANCES.incrementAndGet();
+        this.killExecutor = Executors.newCachedThreadPool(runnable -> {
+            Thread t = new Thread(runnable, poolPrefix + "-kill");
+            t.setDaemon(true);
+            return t;
+        });
+        this.killer = new QueryKiller(url, driverProperties, killExecutor);
+        this.readPool = newPool(AccessMode.READ, context.poolSize());
+    }
+
+    static String checkUrl(String url) {
+        requireNonNull(url, "url is null");
+        if (!url.startsWith("jdbc:mysql://")) {
+            throw new IllegalArgumentException("url: the mysql dialect needs a jdbc:mysql:// URL (MySQL Connector/J),"
+                    + " got '" + redactUrl(url) + "'");
+        }
+        int q = url.indexOf('?');
+        if (q >= 0) {
+            for (String pair : url.substring(q + 1).split("&")) {
+                String key = pair.split("=", 2)[0].strip();
+                if (FORBIDDEN_URL_PROPERTIES.contains(key.toLowerCase(Locale.ROOT))) {
+                    throw new IllegalArgumentException("url: the Connector/J property '" + key + "' is set by the"
+                            + " mysql dialect itself and may not appear in the URL");
+                }
+            }
+        }
+        return url;
+    }
+
+    private static String redactUrl(String url) {
+        int q = url.indexOf('?');
+        return q < 0 ? url : url.substring(0, q) + "?...";
+    }
+
+    static Properties driverProperties(DialectContext context, MySqlDialectConfig config) {
+        Properties p = new Properties();
+        context.user().ifPresent(u -> p.setProperty("user", u));
+        context.password().ifPresent(pw -> p.setProperty("password", pw));
+        p.setProperty("connectTimeout", Long.toString(config.connectTimeout().toMillis()));
+        p.setProperty("allowMultiQueries", "false");
+        p.setProperty("allowLoadLocalInfile", "false");
+        p.setProperty("allowUrlInLocalInfile", "false");
+        p.setProperty("autoReconnect", "false");
+        p.setProperty("useServerPrepStmts", "false");
+        p.setProperty("useCursorFetch", "false");
+        // otherwise every streaming read is preceded by SET net_write_timeout=600: one more round trip
+        p.setProperty("netTimeoutForStreamingResults", "0");
+        // the driver answers getAutoCommit/getTransactionIsolation from its own state instead of querying
+        p.setProperty("useLocalSessionState", "true");
+        p.setProperty("readOnlyPropagatesToServer", "false");
+        p.setProperty("tcpKeepAlive", "true");
+        p.setProperty("zeroDateTimeBehavior", "CONVERT_TO_NULL");
+        p.setProperty("yearIsDateType", "false");
+        return p;
+    }
+
+    private HikariPool newPool(AccessMode access, int size) {
+        HikariConfig hc = new HikariConfig();
+        hc.setPoolName(poolPrefix + "-" + access.name().toLowerCase(Locale.ROOT));
+        hc.setDataSource(new SessionDataSource(url, driverProperties, access, config, this::serverSeen));
+        hc.setMaximumPoolSize(size);
+        hc.setMinimumIdle(size);
+        hc.setAutoCommit(true); // Hikari then never calls rollback() on return; the SQL chain manages transactions
+        hc.setInitializationFailTimeout(-1); // create the dialect even while the database is down
+        hc.setConnectionTimeout(Math.max(250, context.defaultTimeout().toMillis()));
+        hc.setValidationTimeout(Math.max(250, config.connectTimeout().toMillis()));
+        hc.setMaxLifetime(config.maxLifetime().toMillis());
+        hc.setKeepaliveTime(0);
+        hc.setRegisterMbeans(false);
+        hc.validate();
+        return new HikariPool(hc);
+    }
+
+    private void serverSeen(MySqlSessionStrategy strategy) {
+        lastStrategy.set(strategy);
+    }
+
+    private HikariPool writePool() {
+        HikariPool pool = writePool;
+        if (pool == null) {
+            synchronized (writePoolLock) {
+                pool = writePool;
+                if (pool == null) {
+                    if (closed) {
+                        throw new DialectException(DialectError.UNAVAILABLE, "the dialect is closed");
+                    }
+                    pool = newPool(AccessMode.WRITE, config.writePoolSize().orElse(context.poolSize()));
+                    writePool = pool;
+                }
+            }
+        }
+        return pool;
+    }
+
+    @Override
+    public String sqlFamily() {
+        return "mysql";
+    }
+
+    /**
+     * The database named in the URL ({@code jdbc:mysql://host/crm} resolves {@code customer} as {@code
+     * crm.customer}); MySQL has no catalogs. Without a database in the URL, unqualified names fail on the server
+     * ("No database selected") and the namespace is {@link TableNamespace#UNKNOWN}.
+     */
+    @Override
+    public TableNamespace defaultNamespace() {
+        String database = databaseOf(url);
+        return database == null ? TableNamespace.UNKNOWN : new TableNamespace(null, database);
+    }
+
+    static String databaseOf(String url) {
+        String rest = url.substring("jdbc:mysql://".length());
+        int query = rest.indexOf('?');
+        if (query >= 0) {
+            rest = rest.substring(0, query);
+        }
+        int slash = rest.indexOf('/');
+        if (slash < 0 || slash == rest.length() - 1) {
+            return null;
+        }
+        String db = java.net.URLDecoder.decode(rest.substring(slash + 1), java.nio.charset.StandardCharsets.UTF_8);
+        return db.isBlank() ? null : db;
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return CAPABILITIES;
+    }
+
+    /**
+     * The strategy of the server the dialect last opened a connection to (or of the pinned flavour before that).
+     * Before any connection was opened, this waits up to {@code mysql.connect_timeout} for the pool's first one; if
+     * the server cannot be reached and no flavour is pinned, the returned strategy's {@code plan} fails with {@link
+     * DialectError#UNAVAILABLE}: what is sent depends on the flavour.
+     */
+    @Override
+    public SessionStrategy sessionStrategy() {
+        MySqlSessionStrategy strategy = lastStrategy.get();
+        if (strategy != null) {
+            return strategy;
+        }
+        if (config.flavor().isPresent()) {
+            return new MySqlSessionStrategy(ServerInfo.nominal(config.flavor().get()), config.timeLimitMode());
+        }
+        if (!closed) {
+            // the pool opens its connections in the background; wait for one, at most the connect timeout
+            try {
+                closeQuietly(borrow(readPool, config.connectTimeout()));
+            } catch (DialectException notYet) {
+                // the returned strategy reports it when asked for a plan
+            }
+            strategy = lastStrategy.get();
+            if (strategy != null) {
+                return strategy;
+            }
+        }
+        return request -> {
+            MySqlSessionStrategy now = lastStrategy.get();
+            if (now == null) {
+                throw new DialectException(DialectError.UNAVAILABLE, "connection '" + context.connectionName()
+                        + "': no server reached yet, so its flavour (MySQL or MariaDB) is unknown");
+            }
+            return now.plan(request);
+        };
+    }
+
+    /**
+     * The server the dialect last connected to, if any.
+     *
+     * @return the server, or null
+     */
+    public ServerInfo server() {
+        MySqlSessionStrategy strategy = lastStrategy.get();
+        return strategy == null ? null : strategy.server();
+    }
+
+    @Override
+    public QueryStats execute(QueryRequest request, RowSink sink) {
+        requireNonNull(request, "request is null");
+        requireNonNull(sink, "sink is null");
+        if (closed) {
+            throw new DialectException(DialectError.UNAVAILABLE, "the dialect is closed");
+        }
+        long deadline = System.nanoTime() + saturatedNanos(request.timeout());
+        HikariPool pool = request.mode() == AccessMode.WRITE ? writePool() : readPool;
+        Connection connection = borrow(pool, request.timeout());
+        PooledSession session;
+        try {
+            session = connection.unwrap(PooledSession.class);
+        } catch (SQLException e) {
+            pool.evictConnection(connection);
+            throw errors.translate(e, DialectError.INTERNAL);
+        }
+        boolean reuse = false;
+        QueryKiller.Kill kill = killer.forThread(session.threadId());
+        try {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                reuse = true;
+                throw new DialectException(DialectError.UNAVAILABLE,
+                        "no pooled session of connection '" + context.connectionName() + "' was free in time");
+            }
+            MySqlSessionStrategy.Planned planned = session.strategy().planned(request.withTimeout(Duration.ofNanos(left)));
+            Duration clientLimit = Duration.ofNanos(left)
+                    .plus(planned.serverEnforcesLimit() ? config.clientCancelGrace() : Duration.ZERO);
+            setNetworkTimeout(session, clientLimit.plus(NETWORK_TIMEOUT_HEADROOM));
+            QueryStats stats = run(connection, session, planned.plan(), request, sink, clientLimit, kill);
+            reuse = !kill.requested() && chainHeld(session, "statement")
+                    && release(connection, session, planned.plan().after());
+            return stats;
+        } catch (DialectException e) {
+            if (!reuse && !kill.requested() && e.error() != DialectError.UNAVAILABLE) {
+                // an error reply carries no status flags: the release's reply is what decides
+                reuse = release(connection, session, List.of(session.strategy().releaseAfterFailure()));
+            }
+            throw e;
+        } catch (RuntimeException e) {
+            throw new DialectException(DialectError.INTERNAL, "unexpected failure: " + e, null, e);
+        } finally {
+            session.markUsed();
+            if (reuse) {
+                closeQuietly(connection);
+            } else {
+                pool.evictConnection(connection);
+            }
+        }
+    }
+
+    private QueryStats run(Connection connection, PooledSession session, SessionPlan plan, QueryRequest request,
+            RowSink sink, Duration clientLimit, QueryKiller.Kill kill) {
+        TimeLimit limit = null;
+        try {
+            for (String sql : plan.before()) {
+                try (Statement st = connection.createStatement()) {
+                    st.execute(sql);
+                }
+            }
+            boolean read = request.mode() == AccessMode.READ;
+            try (PreparedStatement ps = connection.prepareStatement(
+                    plan.statement(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+                ps.setFetchSize(Integer.MIN_VALUE); // Connector/J streaming result: row by row off the socket
+                binder.bindAll(ps, request.parameters());
+                limit = TimeLimit.start(clientLimit, kill::request);
+                sink.onCancellable(limit::cancel);
+                boolean hasResult = ps.execute();
+                QueryStats stats;
+                if (hasResult) {
+                    ResultSet rs = ps.getResultSet();
+                    QueryStats read0;
+                    try {
+                        read0 = reader.read(rs, sink, request.maxRows(), limit::stopped);
+                        if (!limit.stopped()) {
+                            finishOrKill(rs, kill);
+                        }
+                    } finally {
+                        closeResult(rs, kill);
+                    }
+                    stats = read ? read0 : new QueryStats(read0.rows(), read0.rows(), read0.truncated());
+                } else {
+                    sink.columns(List.<ColumnInfo>of());
+                    long count = ps.getLargeUpdateCount();
+                    stats = read ? QueryStats.read(0, false) : new QueryStats(0, Math.max(count, 0), false);
+                }
+                if (limit.stopped()) {
+                    throw stopped(limit, null);
+                }
+                return stats;
+            }
+        } catch (SQLException e) {
+            if (limit != null && limit.stopped()) {
+                throw stopped(limit, e);
+            }
+            throw errors.translate(e);
+        } finally {
+            if (limit != null) {
+                limit.close();
+            }
+        }
+    }
+
+    /** After a read stopped early: skip a bounded number of pending rows, else kill the rest. */
+    private static void finishOrKill(ResultSet rs, QueryKiller.Kill kill) throws SQLException {
+        for (int i = 0; i < DRAIN_BUDGET; i++) {
+            if (!rs.next()) {
+                return;
+            }
+        }
+        kill.request(); // closing the result would otherwise read every remaining row
+    }
+
+    /** Closes a result; after our own kill the driver reports the interruption while draining, which is expected. */
+    private static void closeResult(ResultSet rs, QueryKiller.Kill kill) throws SQLException {
+        try {
+            rs.close();
+        } catch (SQLException e) {
+            if (!kill.requested()) {
+                throw e;
+            }
+        }
+    }
+
+    private DialectException stopped(TimeLimit limit, SQLException cause) {
+        DialectError error = limit.timedOut() ? DialectError.TIMEOUT : DialectError.CANCELLED;
+        String message = limit.timedOut() ? "the statement exceeded its time limit and was killed"
+                : "the statement was cancelled";
+        return cause == null ? new DialectException(error, message) : errors.translate(cause, error);
+    }
+
+    /** After the statement: the transaction it ran in must still be open (nothing ended the chain). */
+    private static boolean chainHeld(PooledSession session, String what) {
+        int flags = session.statusFlags();
+        if ((flags & PooledSession.IN_TRANS) == 0) {
+            LOG.log(System.Logger.Level.WARNING, "mysql dialect: the " + what + " ended the session's transaction"
+                    + " (status flags 0x" + Integer.toHexString(flags) + "); closing connection " + session.threadId());
+            return false;
+        }
+        return true;
+    }
+
+    /** Sends the release statements; true when the connection may go back to the pool. */
+    private static boolean release(Connection connection, PooledSession session, List<String> after) {
+        try (Statement st = connection.createStatement()) {
+            for (String sql : after) {
+                st.execute(sql);
+            }
+        } catch (SQLException e) {
+            LOG.log(System.Logger.Level.DEBUG, "mysql dialect: release failed, closing the connection: " + e);
+            return false;
+        }
+        String why = session.checkReusable();
+        if (why != null) {
+            LOG.log(System.Logger.Level.WARNING, "mysql dialect: not reusing connection " + session.threadId()
+                    + ": " + why);
+            return false;
+        }
+        return true;
+    }
+
+    private void setNetworkTimeout(PooledSession session, Duration timeout) {
+        try {
+            long ms = Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
+            session.physical().setNetworkTimeout(Runnable::run, (int) ms);
+        } catch (SQLException | ArithmeticException e) {
+            LOG.log(System.Logger.Level.DEBUG, "mysql dialect: setNetworkTimeout failed: " + e);
+        }
+    }
+
+    private Connection borrow(HikariPool pool, Duration timeout) {
+        try {
+            return pool.getConnection(Math.max(1, MySqlSessionStrategy.millis(timeout)));
+        } catch (SQLException e) {
+            DialectError error = errors.classify(e);
+            if (error != DialectError.PERMISSION_DENIED) {
+                error = DialectError.UNAVAILABLE;
+            }
+            String detail = e.getCause() instanceof SQLException cause ? cause.getMessage() : e.getMessage();
+            throw new DialectException(error, "connection '" + context.connectionName() + "': " + detail,
+                    e.getSQLState(), e);
+        } catch (RuntimeException e) {
+            throw new DialectException(DialectError.UNAVAILABLE,
+                    "connection '" + context.connectionName() + "': " + e.getMessage(), null, e);
+        }
+    }
+
+    @Override
+    public void checkHealth(Duration timeout) {
+        requireNonNull(timeout, "timeout is null");
+        if (closed) {
+            throw new DialectException(DialectError.UNAVAILABLE, "the dialect is closed");
+        }
+        Connection connection = borrow(readPool, timeout);
+        boolean ok = false;
+        try {
+            PooledSession session = connection.unwrap(PooledSession.class);
+            int seconds = (int) Math.max(1, Math.min(Integer.MAX_VALUE, (timeout.toMillis() + 999) / 1000));
+            if (!session.physical().isValid(seconds)) {
+                throw new DialectException(DialectError.UNAVAILABLE,
+                        "connection '" + context.connectionName() + "': the server did not answer a ping");
+            }
+            session.markUsed();
+            ok = true;
+        } catch (SQLException e) {
+            throw errors.translate(e, DialectError.UNAVAILABLE);
+        } finally {
+            if (ok) {
+                closeQuietly(connection);
+            } else {
+                readPool.evictConnection(connection);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        shutdown(readPool);
+        synchronized (writePoolLock) {
+            if (writePool != null) {
+                shutdown(writePool);
+            }
+        }
+        killExecutor.shutdown();
+    }
+
+    private static void shutdown(HikariPool pool) {
+        try {
+            pool.shutdown();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeQuietly(Connection connection) {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            LOG.log(System.Logger.Level.DEBUG, "mysql dialect: returning a connection failed: " + e);
+        }
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE / 2;
+        }
+    }
+
+    /** Connector/J specifics: MySQL TIME spans -838:59:59 to 838:59:59, beyond {@link LocalTime}. */
+    private static final class MySqlResultSetReader extends ResultSetReader {
+        @Override
+        protected ColumnReader readerFor(ColumnInfo column) {
+            if (column.type() == java.sql.JDBCType.TIME) {
+                return (rs, i) -> {
+                    String text = rs.getString(i);
+                    if (text == null) {
+                        return null;
+                    }
+                    try {
+                        return LocalTime.parse(text);
+                    } catch (java.time.format.DateTimeParseException outOfRange) {
+                        return text;
+                    }
+                };
+            }
+            return super.readerFor(column);
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package io.queryapigate.dialect.mysql;
+
+import static java.util.Objects.requireNonNull;
+
+import com.mysql.cj.jdbc.NonRegisteringDriver;
+import io.queryapigate.dialect.spi.AccessMode;
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.Consumer;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * The pool's source of physical connections: opens a Connector/J connection, detects the server, checks it against
+ * the configuration, runs the strategy's open statements and verifies from the status flags that the connection
+ * now sits in a transaction of the right access mode. The pool never sees a connection that has not passed.
+ *
+ * <p>Open costs 1 + 2 round trips after Connector/J's own handshake: {@code SELECT VERSION(), @@version_comment}
+ * and the settings MariaDB's {@code SET STATEMENT} pins ({@link MySqlSessionStrategy#PINNED_VARIABLES}), then {@code SET SESSION TRANSACTION READ ONLY|READ WRITE} and {@code START TRANSACTION READ ONLY|READ WRITE}.
+ */
+final class SessionDataSource implements DataSource {
+    private static final NonRegisteringDriver DRIVER = newDriver();
+
+    /** The one query a new connection sends before its open statements: flavour, version, settings to pin. */
+    static final String DETECT = "SELECT VERSION(), @@version_comment, "
+            + String.join(", ", MySqlSessionStrategy.PINNED_VARIABLES.stream().map(v -> "@@session." + v).toList());
+
+    private final String url;
+    private final Properties properties;
+    private final AccessMode access;
+    private final MySqlDialectConfig config;
+    private final Consumer<MySqlSessionStrategy> onServer;
+    private volatile int loginTimeoutSeconds;
+
+    SessionDataSource(String url, Properties properties, AccessMode access, MySqlDialectConfig config,
+            Consumer<MySqlSessionStrategy> onServer) {
+        this.url = requireNonNull(url, "url is null");
+        this.properties = requireNonNull(properties, "properties is null");
+        this.access = requireNonNull(access, "access is null");
+        this.config = requireNonNull(config, "config is null");
+        this.onServer = requireNonNull(onServer, "onServer is null");
+    }
+
+    /**
+     * Opens a bare Connector/J connection with the dialect's properties (used for KILL QUERY too).
+     *
+     * @return the connection
+     * @throws SQLException when the driver fails
+     */
+    static Connection openPhysical(String url, Properties properties) throws SQLException {
+        Connection c = DRIVER.connect(url, properties);
+        if (c == null) {
+            throw new SQLNonTransientConnectionException("not a MySQL Connector/J URL", "08001");
+        }
+        return c;
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        Connection physical = openPhysical(url, properties);
+        try {
+            ServerInfo server;
+            Map<String, String> pinned = new HashMap<>();
+            try (Statement st = physical.createStatement();
+                    ResultSet rs = st.executeQuery(DETECT)) {
+                if (!rs.next()) {
+                    throw new SQLException("SELECT VERSION() returned no row", "HY000");
+                }
+                server = ServerInfo.parse(rs.getString(1), rs.getString(2));
+                for (int i = 0; i < MySqlSessionStrategy.PINNED_VARIABLES.size(); i++) {
+                    String value = rs.getString(i + 3);
+                    if (value != null) {
+                        pinned.put(MySqlSessionStrategy.PINNED_VARIABLES.get(i), value);
+                    }
+                }
+            }
+            MySqlSessionStrategy strategy;
+            try {
+                server.requireSupported();
+                Optional<ServerInfo.Flavor> pinnedFlavor = config.flavor();
+                if (pinnedFlavor.isPresent() && pinnedFlavor.get() != server.flavor()) {
+                    throw new IllegalArgumentException("mysql.flavor is " + pinnedFlavor.get().configName()
+                            + " but the server is " + server.label() + " (" + server.version() + ")");
+                }
+                strategy = new MySqlSessionStrategy(server, config.timeLimitMode(), pinned);
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                // configuration or server mismatch: not worth retrying, but the pool keeps trying; say it clearly
+                throw new SQLNonTransientConnectionException(e.getMessage(), "08004", e);
+            }
+            onServer.accept(strategy);
+            try (Statement st = physical.createStatement()) {
+                for (String sql : strategy.openStatements(access)) {
+                    st.execute(sql);
+                }
+            }
+            PooledSession session = new PooledSession(physical, server, strategy, access,
+                    config.idleValidation().toNanos());
+            int flags = session.statusFlags();
+            boolean inTrans = (flags & PooledSession.IN_TRANS) != 0;
+            boolean readOnly = (flags & PooledSession.IN_TRANS_READONLY) != 0;
+            if (!inTrans || readOnly != (access == AccessMode.READ)) {
+                throw new SQLNonTransientConnectionException("the server did not report a "
+                        + (access == AccessMode.READ ? "read-only" : "read-write")
+                        + " transaction after START TRANSACTION (status flags 0x" + Integer.toHexString(flags)
+                        + "); the mysql dialect relies on SERVER_STATUS_IN_TRANS and SERVER_STATUS_IN_TRANS_READONLY"
+                        + " to verify every release", "08004");
+            }
+            return session.proxy();
+        } catch (SQLException | RuntimeException e) {
+            try {
+                physical.close();
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public Connection getConnection(String username, String password) throws SQLException {
+        throw new SQLFeatureNotSupportedException("credentials come from the connection's configuration");
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+        return null;
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {}
+
+    @Override
+    public void setLoginTimeout(int seconds) {
+        loginTimeoutSeconds = seconds;
+    }
+
+    @Override
+    public int getLoginTimeout() {
+        return loginTimeoutSeconds;
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        throw new SQLFeatureNotSupportedException();
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+        if (iface.isInstance(this)) {
+            return iface.cast(this);
+        }
+        throw new SQLException("not a wrapper for " + iface.getName());
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) {
+        return iface.isInstance(this);
+    }
+
+    private static NonRegisteringDriver newDriver() {
+        try {
+            return new NonRegisteringDriver();
+        } catch (SQLException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}

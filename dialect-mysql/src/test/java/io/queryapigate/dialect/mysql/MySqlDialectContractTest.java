@@ -1,0 +1,100 @@
+package io.queryapigate.dialect.mysql;
+
+import io.queryapigate.dialect.spi.Dialect;
+import io.queryapigate.dialect.testkit.AbstractDialectContractTest;
+import java.sql.Connection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The dialect contract on the real MariaDB, in its own database {@value #DB}.
+ *
+ * <p>{@link #makeUnavailable}: the dialect reaches MariaDB through a loopback {@link TcpProxy}, which the test
+ * closes: listening stops and every forwarded connection is cut. To the driver that is exactly a dead server (new
+ * connections refused, pooled ones at end-of-stream), without stopping the MariaDB other test classes share. Killing
+ * the pooled connection's thread with KILL would not do: the pool would simply reconnect.
+ */
+class MySqlDialectContractTest extends AbstractDialectContractTest {
+    static final String DB = "qag_my_contract";
+    private TcpProxy proxy;
+
+    @BeforeAll
+    static void createDatabase() throws Exception {
+        TestMariaDb.recreateDatabase(DB);
+    }
+
+    @AfterAll
+    static void dropDatabase() throws Exception {
+        TestMariaDb.dropDatabase(DB);
+    }
+
+    @AfterEach
+    void closeProxy() {
+        if (proxy != null) {
+            proxy.close();
+            proxy = null;
+        }
+    }
+
+    @Override
+    protected void setUpFixture(List<String> statements) throws Exception {
+        try (Connection c = TestMariaDb.admin(DB)) {
+            TestMariaDb.exec(c, statements.toArray(String[]::new));
+        }
+    }
+
+    /**
+     * The portable fixture with one change: {@code updated_at} is a {@code DATETIME}. MySQL's {@code TIMESTAMP} is
+     * an epoch type converted through the session time zone, and ends at 2038-01-19 03:14:07 UTC, one second before
+     * the fixture's last value; {@code DATETIME} is the wall-clock type the contract means (JDBC TIMESTAMP).
+     */
+    @Override
+    protected List<String> fixtureStatements() {
+        return FIXTURE_SQL.stream().map(s -> s.replace("updated_at TIMESTAMP)", "updated_at DATETIME)")).toList();
+    }
+
+    @Override
+    protected Dialect createDialect(int poolSize) throws Exception {
+        TestMariaDb.require();
+        if (proxy == null) {
+            proxy = new TcpProxy(TestMariaDb.HOST_PORT);
+        }
+        String url = "jdbc:mysql://" + proxy.hostPort() + "/" + DB + "?sslMode=DISABLED";
+        return new MySqlDialectFactory().create(
+                TestMariaDb.context(url, TestMariaDb.USER, TestMariaDb.PASSWORD, poolSize),
+                Map.of("mysql.connect_timeout", "2s"));
+    }
+
+    @Override
+    protected String slowQuery() {
+        return "SELECT SLEEP(600)";
+    }
+
+    @Override
+    protected Optional<String> moderatelySlowQuery() {
+        return Optional.of("SELECT SLEEP(1)");
+    }
+
+    @Override
+    protected List<SessionStateProbe> sessionStateProbes() {
+        return List.of(
+                SessionStateProbe.of("time_zone", "SET time_zone = '+09:00'", "SELECT @@session.time_zone", "SYSTEM"),
+                SessionStateProbe.of("sql_select_limit", "SET sql_select_limit = 1",
+                        "SELECT COUNT(*) FROM (SELECT id FROM qag_contract LIMIT 3) x", "3"),
+                SessionStateProbe.of("read-only default", "SET SESSION TRANSACTION READ WRITE",
+                        "SELECT @@session.tx_read_only", "1"),
+                SessionStateProbe.of("sql_mode", "SET sql_mode = 'ANSI_QUOTES'",
+                        "SELECT INSTR(@@session.sql_mode, 'ANSI_QUOTES')", "0"),
+                SessionStateProbe.of("open transaction", "START TRANSACTION",
+                        "SELECT COUNT(*) FROM qag_contract", "5"));
+    }
+
+    @Override
+    protected void makeUnavailable(Dialect dialect) {
+        proxy.close();
+    }
+}
