@@ -20,6 +20,9 @@ import java.util.Objects;
  * @param streaming true for exports: the dialect uses its streaming path (server-side cursor, fetch size) and
  *     keeps memory constant whatever the row count
  * @param requestId the service's request id, for logs and for engines that can tag a query
+ * @param schema the schema the statement's unqualified table names were checked against (a table allow-list
+ *     applies), or null; dialects that can pin name resolution for one call (PostgreSQL's {@code search_path}) do,
+ *     so that an unqualified name cannot resolve anywhere else
  */
 public record QueryRequest(
         String sql,
@@ -28,7 +31,8 @@ public record QueryRequest(
         Duration timeout,
         long maxRows,
         boolean streaming,
-        String requestId) {
+        String requestId,
+        String schema) {
 
     /** Validates the fields. */
     public QueryRequest {
@@ -43,6 +47,22 @@ public record QueryRequest(
         if (maxRows < 1) {
             throw new IllegalArgumentException("maxRows must be at least 1");
         }
+    }
+
+    /**
+     * A request without a schema to pin.
+     *
+     * @param sql the statement with {@code ?} markers
+     * @param parameters the bound values, in marker order
+     * @param mode read or write
+     * @param timeout the time limit
+     * @param maxRows the row limit
+     * @param streaming whether to use the streaming path
+     * @param requestId the request id
+     */
+    public QueryRequest(String sql, List<Parameter> parameters, AccessMode mode, Duration timeout, long maxRows,
+            boolean streaming, String requestId) {
+        this(sql, parameters, mode, timeout, maxRows, streaming, requestId, null);
     }
 
     /**
@@ -65,7 +85,7 @@ public record QueryRequest(
      * @return the copy
      */
     public QueryRequest withMode(AccessMode newMode) {
-        return new QueryRequest(sql, parameters, newMode, timeout, maxRows, streaming, requestId);
+        return new QueryRequest(sql, parameters, newMode, timeout, maxRows, streaming, requestId, schema);
     }
 
     /**
@@ -75,6 +95,6 @@ public record QueryRequest(
      * @return the copy
      */
     public QueryRequest withTimeout(Duration newTimeout) {
-        return new QueryRequest(sql, parameters, mode, newTimeout, maxRows, streaming, requestId);
+        return new QueryRequest(sql, parameters, mode, newTimeout, maxRows, streaming, requestId, schema);
     }
 }

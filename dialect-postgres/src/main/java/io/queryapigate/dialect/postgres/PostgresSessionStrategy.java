@@ -1,0 +1,254 @@
+package io.queryapigate.dialect.postgres;
+
+import static java.util.Objects.requireNonNull;
+
+import io.queryapigate.dialect.spi.AccessMode;
+import io.queryapigate.dialect.spi.QueryRequest;
+import io.queryapigate.dialect.spi.SessionPlan;
+import io.queryapigate.dialect.spi.SessionStrategy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How the PostgreSQL dialect keeps pooled sessions safe: every call is one message that starts by resetting the
+ * session and ends its own implicit transaction (ADR 0027, section 1 and its amendment).
+ *
+ * <p>Connections stay in autocommit. A read is one message, one round trip, one implicit transaction:
+ *
+ * <pre>
+ * RESET ALL; RESET SESSION AUTHORIZATION; SET LOCAL DateStyle = ISO; SET TRANSACTION READ ONLY;
+ * SET LOCAL statement_timeout = &lt;ms&gt;; SELECT pg_advisory_unlock_all(); &lt;the query&gt;
+ * </pre>
+ *
+ * <p>A write: {@code RESET ALL; RESET SESSION AUTHORIZATION; SET LOCAL statement_timeout = <ms>; SELECT
+ * pg_advisory_unlock_all(); <the statement>} followed, in the same message, by {@code DISCARD TEMP}. Nothing is sent
+ * when the connection goes back to the pool: it is idle, outside any transaction.
+ *
+ * <p>A streaming read (an export) needs a transaction that outlives one message: pgjdbc opens it ({@code BEGIN},
+ * autocommit off), the first message carries the same reset and limits, {@code DECLARE qag_stream NO SCROLL CURSOR
+ * FOR <the query>} and the first {@code FETCH}; each further {@code FETCH FORWARD <fetch_size>} is one round trip,
+ * and {@code ROLLBACK} ends it.
+ *
+ * <p>What each statement is for: {@code RESET ALL} undoes every setting an earlier call changed with {@code
+ * set_config(..., false)} (search_path, TimeZone, statement_timeout, default_transaction_read_only, ...); {@code
+ * RESET SESSION AUTHORIZATION} undoes {@code set_config('role', ...)}, which RESET ALL leaves alone; {@code SELECT
+ * pg_advisory_unlock_all()} releases session-level advisory locks an earlier call took (they survive RESET ALL and
+ * even a rolled-back transaction); {@code DISCARD TEMP} after a write drops temporary tables it created before they
+ * become visible to later calls (a read-only transaction cannot create one). {@code SET TRANSACTION READ ONLY} and
+ * {@code SET LOCAL} last until the message's implicit transaction ends, so the user's SQL cannot keep them from
+ * the next call, and cannot lift them for itself unless a second statement gets into the message (see {@link
+ * PostgresStatements}).
+ *
+ * <p>A table-restricted call may pin the schema its allowed tables were checked against: {@link #plan(QueryRequest,
+ * String)} adds {@code SET LOCAL search_path = "<schema>", pg_temp} (temporary objects searched last). The SPI has no
+ * field for it yet.
+ *
+ * <p>Pure, stateless and thread-safe: the plan depends on the request (and the fetch size) only.
+ */
+public final class PostgresSessionStrategy implements SessionStrategy {
+
+    /** Sent first in every call: every setting back to the session's defaults. */
+    public static final String RESET_ALL = "RESET ALL";
+    /** Undoes SET ROLE and SET SESSION AUTHORIZATION (also through set_config), which RESET ALL leaves alone. */
+    public static final String RESET_AUTHORIZATION = "RESET SESSION AUTHORIZATION";
+    /** pgjdbc reads dates and times in ISO style only; local to the message. */
+    public static final String DATE_STYLE_ISO = "SET LOCAL DateStyle = ISO";
+    /** Makes the message's implicit transaction read-only; must come before any query in it. */
+    public static final String READ_ONLY = "SET TRANSACTION READ ONLY";
+    /** Releases session-level advisory locks an earlier call took. */
+    public static final String UNLOCK_ADVISORY = "SELECT pg_advisory_unlock_all()";
+    /** Sent after a write, in the same message: drops temporary tables the write created. */
+    public static final String DISCARD_TEMP = "DISCARD TEMP";
+    /** The cursor name of a streaming read. */
+    public static final String CURSOR = "qag_stream";
+    /** Opened by pgjdbc when autocommit is switched off for a streaming read. */
+    public static final String BEGIN = "BEGIN";
+    /** Ends a streaming read's transaction and closes its cursor. */
+    public static final String ROLLBACK = "ROLLBACK";
+
+    static final String READ_DESCRIPTION = "one message, one round trip, one implicit transaction: RESET ALL and RESET"
+            + " SESSION AUTHORIZATION undo what earlier calls set, the transaction is READ ONLY with a local"
+            + " statement_timeout, advisory locks are released; the session is idle between calls";
+    static final String WRITE_DESCRIPTION = "one message, one round trip, one implicit transaction committed when it"
+            + " succeeds: RESET ALL and RESET SESSION AUTHORIZATION undo what earlier calls set, a local"
+            + " statement_timeout, advisory locks released before and temporary tables dropped after the statement";
+    static final String STREAM_DESCRIPTION = "an explicit read-only transaction (autocommit off) with the same reset and"
+            + " a local statement_timeout per statement; rows come through a cursor, fetch_size per round trip (one"
+            + " round trip more per further batch), and the transaction is rolled back";
+
+    private final int fetchSize;
+
+    /**
+     * A strategy whose streaming reads fetch {@code fetchSize} rows per round trip.
+     *
+     * @param fetchSize rows per FETCH; positive
+     */
+    public PostgresSessionStrategy(int fetchSize) {
+        if (fetchSize < 1) {
+            throw new IllegalArgumentException("fetchSize must be positive");
+        }
+        this.fetchSize = fetchSize;
+    }
+
+    /**
+     * The strategy with the default fetch size.
+     *
+     * @return the strategy
+     */
+    public static PostgresSessionStrategy withDefaults() {
+        return new PostgresSessionStrategy(PostgresDialectConfig.DEFAULT_FETCH_SIZE);
+    }
+
+    @Override
+    public SessionPlan plan(QueryRequest request) {
+        return plan(request, null);
+    }
+
+    /**
+     * The plan for a request whose tables were checked against {@code schema}: the same as {@link
+     * #plan(QueryRequest)} plus {@code SET LOCAL search_path = "<schema>", pg_temp}.
+     *
+     * @param request the request
+     * @param schema the schema to pin, or null for none
+     * @return the plan
+     * @throws IllegalArgumentException when {@code schema} is blank or holds a NUL character
+     */
+    public SessionPlan plan(QueryRequest request, String schema) {
+        requireNonNull(request, "request is null");
+        String searchPath = schema == null ? null : searchPath(schema);
+        String timeout = statementTimeout(request.timeout());
+        List<String> before = new ArrayList<>(8);
+        if (request.mode() == AccessMode.WRITE) {
+            before.add(RESET_ALL);
+            before.add(RESET_AUTHORIZATION);
+            if (searchPath != null) {
+                before.add(searchPath);
+            }
+            before.add(timeout);
+            before.add(UNLOCK_ADVISORY);
+            return new SessionPlan(before, request.sql(), List.of(DISCARD_TEMP), Map.of(), 1, WRITE_DESCRIPTION);
+        }
+        if (request.streaming()) {
+            before.add(BEGIN);
+        }
+        before.add(RESET_ALL);
+        before.add(RESET_AUTHORIZATION);
+        before.add(DATE_STYLE_ISO);
+        if (searchPath != null) {
+            before.add(searchPath);
+        }
+        before.add(READ_ONLY);
+        before.add(timeout);
+        before.add(UNLOCK_ADVISORY);
+        if (request.streaming()) {
+            return new SessionPlan(before, declareCursor(request.sql()), List.of(fetch(fetchRows(request.maxRows(), 0)),
+                    ROLLBACK), Map.of(), 2, STREAM_DESCRIPTION);
+        }
+        return new SessionPlan(before, request.sql(), List.of(), Map.of(), 1, READ_DESCRIPTION);
+    }
+
+    /**
+     * The rows one FETCH of a streaming read asks for.
+     *
+     * @return the fetch size
+     */
+    public int fetchSize() {
+        return fetchSize;
+    }
+
+    /**
+     * The rows the next FETCH of a streaming read asks for: the fetch size, or fewer when the row limit is near
+     * (one row past the limit, to tell whether the result was truncated).
+     *
+     * @param maxRows the request's row limit
+     * @param delivered rows delivered so far
+     * @return the rows to fetch; at least 1
+     */
+    public long fetchRows(long maxRows, long delivered) {
+        long left = maxRows - delivered; // rows the sink may still take
+        return left >= fetchSize ? fetchSize : Math.max(1, left + 1);
+    }
+
+    /**
+     * {@code SET LOCAL statement_timeout = <ms>} for a time limit: whole milliseconds, rounded up, at least 1 (0
+     * would mean no limit) and at most {@code Integer.MAX_VALUE}.
+     *
+     * @param timeout the time limit
+     * @return the statement
+     */
+    public static String statementTimeout(Duration timeout) {
+        return "SET LOCAL statement_timeout = " + timeoutMillis(timeout);
+    }
+
+    static long timeoutMillis(Duration timeout) {
+        long millis;
+        try {
+            long nanos = timeout.toNanos();
+            millis = nanos / 1_000_000 + (nanos % 1_000_000 == 0 ? 0 : 1);
+        } catch (ArithmeticException tooLong) {
+            millis = Integer.MAX_VALUE;
+        }
+        return Math.max(1, Math.min(Integer.MAX_VALUE, millis));
+    }
+
+    /**
+     * {@code SET LOCAL search_path = "<schema>", pg_temp}, the schema quoted as an identifier.
+     *
+     * @param schema the schema name, as stored in the catalog (case-sensitive)
+     * @return the statement
+     */
+    public static String searchPath(String schema) {
+        requireNonNull(schema, "schema is null");
+        if (schema.isBlank() || schema.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("schema must be a non-blank name without NUL characters");
+        }
+        return "SET LOCAL search_path = " + quoteIdentifier(schema) + ", pg_temp";
+    }
+
+    /**
+     * {@code DECLARE qag_stream NO SCROLL CURSOR FOR <sql>}.
+     *
+     * @param sql the query
+     * @return the statement
+     */
+    public static String declareCursor(String sql) {
+        return "DECLARE " + CURSOR + " NO SCROLL CURSOR FOR " + sql;
+    }
+
+    /**
+     * {@code FETCH FORWARD <rows> FROM qag_stream}.
+     *
+     * @param rows the rows to fetch
+     * @return the statement
+     */
+    public static String fetch(long rows) {
+        return "FETCH FORWARD " + rows + " FROM " + CURSOR;
+    }
+
+    /**
+     * The text of one message: statements joined by {@code "; "}; statements after the user's start on a new line
+     * so that a trailing {@code --} comment in it cannot swallow them.
+     *
+     * @param before the statements before the user's
+     * @param statement the user's statement (as planned)
+     * @param after the statements after it
+     * @return the message
+     */
+    public static String message(List<String> before, String statement, List<String> after) {
+        StringBuilder text = new StringBuilder(statement.length() + 256);
+        for (String s : before) {
+            text.append(s).append("; ");
+        }
+        text.append(statement);
+        for (String s : after) {
+            text.append("\n; ").append(s);
+        }
+        return text.toString();
+    }
+
+    static String quoteIdentifier(String name) {
+        return '"' + name.replace("\"", "\"\"") + '"';
+    }
+}
