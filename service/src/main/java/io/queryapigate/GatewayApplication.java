@@ -12,22 +12,38 @@ import io.dropwizard.core.setup.Environment;
 import io.queryapigate.auth.ApiKeyAuthFilter;
 import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.ClientAddress;
+import io.queryapigate.auth.IpRange;
+import io.queryapigate.cache.LocalResponseCache;
+import io.queryapigate.cache.Redis;
+import io.queryapigate.cache.RedisResponseCache;
+import io.queryapigate.cache.ResponseCache;
 import io.queryapigate.cli.DialectsCommand;
 import io.queryapigate.cli.GatewayCheckCommand;
 import io.queryapigate.cli.MigrateStoreCommand;
 import io.queryapigate.config.SeedQuery;
 import io.queryapigate.core.EventLog;
+import io.queryapigate.core.Guarding;
+import io.queryapigate.core.Masking;
+import io.queryapigate.core.MetadataCache;
 import io.queryapigate.core.QueryService;
 import io.queryapigate.core.SavedQueries;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.dialect.DialectHealthCheck;
 import io.queryapigate.dialect.DialectRegistry;
+import io.queryapigate.guard.SqlGuard;
 import io.queryapigate.errors.ApiExceptionMapper;
 import io.queryapigate.errors.DialectExceptionMapper;
 import io.queryapigate.errors.JsonExceptionMapper;
 import io.queryapigate.errors.UnexpectedExceptionMapper;
 import io.queryapigate.errors.WebApplicationExceptionMapper;
 import io.queryapigate.http.RequestIdFilter;
+import io.queryapigate.limits.Limiter;
+import io.queryapigate.metrics.PrometheusServlet;
+import io.queryapigate.limits.Limits;
+import io.queryapigate.limits.LocalLimiter;
+import io.queryapigate.limits.Rate;
+import io.queryapigate.limits.RedisLimiter;
 import io.queryapigate.resources.ApiKeysResource;
 import io.queryapigate.resources.ExecuteSqlResource;
 import io.queryapigate.resources.HealthResource;
@@ -38,8 +54,11 @@ import jakarta.servlet.DispatcherType;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.EnumSet;
 import org.slf4j.Logger;
+import redis.clients.jedis.RedisClient;
 import org.slf4j.LoggerFactory;
 
 /** Wires the gateway explicitly: store, dialects, auth, resources, health checks. */
@@ -98,11 +117,61 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         environment.lifecycle().manage(events);
 
         long maxSql = config.getLimits().getMaxSqlLength().toBytes();
-        QueryService queryService = new QueryService(store, connections, events, mapper, clock,
-                config.getLimits().getMaxRows(), maxSql);
-        SavedQueries savedQueries = new SavedQueries(store, connections, mapper, clock, maxSql);
+        MetadataCache cache = new MetadataCache(store,
+                Duration.ofMillis(config.getMetadataCache().getTtl().toMilliseconds()),
+                config.getMetadataCache().getMaxEntries(), environment.metrics());
+        Guarding guarding = new Guarding(new SqlGuard((int) Math.min(Integer.MAX_VALUE, maxSql),
+                SqlGuard.DEFAULT_PARSE_TIMEOUT), config.getSecurity().isAllowWrites());
+        LocalResponseCache localResponses = new LocalResponseCache(config.getCache().getMaxSize().toBytes(), clock);
+        environment.metrics().gauge("cache.entries", () -> localResponses::size);
+        ResponseCache responses = localResponses;
+        LocalLimiter localLimiter = new LocalLimiter(clock);
+        Limiter limiter = localLimiter;
+        if (config.getRedis().getUrl() != null && !config.getRedis().getUrl().isBlank()) {
+            RedisClient redis;
+            try {
+                redis = Redis.client(config.getRedis().getUrl(), (int) config.getRedis().getTimeout().toMilliseconds());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+            environment.lifecycle().manage(new io.dropwizard.lifecycle.Managed() {
+                @Override
+                public void stop() {
+                    redis.close();
+                }
+            });
+            long retry = config.getRedis().getRetry().toMilliseconds();
+            String prefix = config.getRedis().getKeyPrefix();
+            responses = new RedisResponseCache(redis, prefix, retry, localResponses, clock, environment.metrics());
+            limiter = new RedisLimiter(redis, prefix, localLimiter, clock, retry, environment.metrics());
+        }
+        Rate perAddress;
+        try {
+            perAddress = config.getLimits().getPerAddress() == null ? null
+                    : Rate.parse(config.getLimits().getPerAddress());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("limits.perAddress: " + e.getMessage(), e);
+        }
+        List<IpRange> proxies = new ArrayList<>();
+        for (String p : config.getSecurity().getTrustedProxies()) {
+            try {
+                proxies.add(IpRange.parse(p));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("security.trustedProxies: " + e.getMessage(), e);
+            }
+        }
+        ClientAddress clientAddress = new ClientAddress(proxies);
+        Limits limits = new Limits(limiter, perAddress, clientAddress, environment.metrics());
+        QueryService queryService = new QueryService(cache, guarding,
+                new Masking(config.getSecurity().getMaskingKey()), responses, connections, events, mapper, clock,
+                config.getLimits().getMaxRows(), maxSql, environment.metrics());
+        SavedQueries savedQueries = new SavedQueries(store, cache, guarding, connections, mapper, clock, maxSql);
         seed(config, savedQueries);
 
+        environment.admin().addServlet("prometheus", new PrometheusServlet(environment.metrics()))
+                .addMapping("/metrics");
+        environment.admin().addServlet("metrics-json",
+                new io.dropwizard.metrics.servlets.MetricsServlet(environment.metrics())).addMapping("/metrics/json");
         environment.servlets().addFilter("request-id",
                         new RequestIdFilter(config.getLimits().getMaxRequestBody().toBytes()))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
@@ -114,16 +183,20 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new WebApplicationExceptionMapper());
         jersey.register(new UnexpectedExceptionMapper());
         jersey.register(new AuthDynamicFeature(new ApiKeyAuthFilter.Builder()
-                .setAuthenticator(new ApiKeyAuthenticator(config.getAuth().getAdminKey(), store.keys(), mapper, clock))
+                .setAuthenticator(new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache, mapper, clock))
                 .setPrefix("ApiKey")
                 .setRealm("queryapigate")
-                .buildAuthFilter()));
+                .buildAuthFilter()
+                .withClientAddress(clientAddress)
+                .withLimits(limits)));
+        jersey.register(limits.new AddressFilter());
         jersey.register(new AuthValueFactoryProvider.Binder<>(Caller.class));
         jersey.register(new HealthResource(version(), clock));
         jersey.register(new QueryResource(queryService));
         jersey.register(new ExecuteSqlResource(queryService));
         jersey.register(new QueriesResource(savedQueries, store.history()));
-        jersey.register(new ApiKeysResource(store.keys(), connections, mapper, clock));
+        jersey.register(new ApiKeysResource(store.keys(), cache, connections, mapper, clock,
+                config.getSecurity().getMaskingKey() != null && !config.getSecurity().getMaskingKey().isBlank()));
     }
 
     private static void seed(GatewayConfiguration config, SavedQueries saved) {

@@ -3,9 +3,13 @@ package io.queryapigate;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.queryapigate.config.AuthConfig;
+import io.queryapigate.config.CacheConfig;
 import io.queryapigate.config.ConnectionConfig;
 import io.queryapigate.config.EventsConfig;
 import io.queryapigate.config.LimitsConfig;
+import io.queryapigate.config.MetadataCacheConfig;
+import io.queryapigate.config.RedisConfig;
+import io.queryapigate.config.SecurityConfig;
 import io.queryapigate.config.SeedQuery;
 import io.queryapigate.config.StoreConfig;
 import jakarta.validation.Valid;
@@ -35,7 +39,23 @@ public class GatewayConfiguration extends Configuration {
 
     @Valid
     @NotNull
+    private SecurityConfig security = new SecurityConfig();
+
+    @Valid
+    @NotNull
     private EventsConfig events = new EventsConfig();
+
+    @Valid
+    @NotNull
+    private MetadataCacheConfig metadataCache = new MetadataCacheConfig();
+
+    @Valid
+    @NotNull
+    private CacheConfig cache = new CacheConfig();
+
+    @Valid
+    @NotNull
+    private RedisConfig redis = new RedisConfig();
 
     @Valid
     @NotNull
@@ -76,6 +96,16 @@ public class GatewayConfiguration extends Configuration {
     }
 
     @JsonProperty
+    public SecurityConfig getSecurity() {
+        return security;
+    }
+
+    @JsonProperty
+    public void setSecurity(SecurityConfig security) {
+        this.security = security;
+    }
+
+    @JsonProperty
     public LimitsConfig getLimits() {
         return limits;
     }
@@ -83,6 +113,36 @@ public class GatewayConfiguration extends Configuration {
     @JsonProperty
     public void setLimits(LimitsConfig limits) {
         this.limits = limits;
+    }
+
+    @JsonProperty
+    public RedisConfig getRedis() {
+        return redis;
+    }
+
+    @JsonProperty
+    public void setRedis(RedisConfig redis) {
+        this.redis = redis;
+    }
+
+    @JsonProperty
+    public CacheConfig getCache() {
+        return cache;
+    }
+
+    @JsonProperty
+    public void setCache(CacheConfig cache) {
+        this.cache = cache;
+    }
+
+    @JsonProperty
+    public MetadataCacheConfig getMetadataCache() {
+        return metadataCache;
+    }
+
+    @JsonProperty
+    public void setMetadataCache(MetadataCacheConfig metadataCache) {
+        this.metadataCache = metadataCache;
     }
 
     @JsonProperty

@@ -23,10 +23,11 @@ class PostgresStoreTest {
     private static final TestServers.Pg PG = TestServers.postgres().freshDatabase("qag_store");
     private static final String STORE = "store:\n  url: " + PG.url() + "\n  user: " + PG.user() + "\n  password: "
             + PG.password() + "\n";
+    /** Both instances trust what they read for 1 s: changes made on the other instance arrive within that. */
     private static final DropwizardAppExtension<GatewayConfiguration> A = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(), STORE).toString());
+            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(), STORE, "1s").toString());
     private static final DropwizardAppExtension<GatewayConfiguration> B = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(), STORE).toString());
+            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(), STORE, "1s").toString());
     private static final String ADMIN = TestConfig.ADMIN_KEY;
 
     @AfterAll
@@ -58,10 +59,24 @@ class PostgresStoreTest {
 
         a().post("/api/v1/queries/shared/versions", ADMIN, Http.json(Map.of("sql", "SELECT :n * 3 AS tripled",
                 "parameters", Map.of("n", "int"), "publish", true)));
+        assertThat(a().get("/q/shared?n=2", secret).json().get(0).has("tripled"))
+                .as("the publishing instance serves the new version at once").isTrue();
+        long published = System.nanoTime();
+        while (!b().get("/q/shared?n=2", secret).json().get(0).has("tripled")) {
+            assertThat(System.nanoTime() - published).as("B serves it within the 1 s TTL")
+                    .isLessThan(3_000_000_000L);
+            Thread.sleep(50);
+        }
         assertThat(b().get("/q/shared?n=2", secret).json().get(0).get("tripled").asInt()).isEqualTo(6);
 
         assertThat(b().delete("/api/v1/api-keys/shared-key", ADMIN).status()).isEqualTo(204);
-        assertThat(a().get("/q/shared?n=2", secret).status()).isEqualTo(401);
+        assertThat(b().get("/q/shared?n=2", secret).status()).as("revoked at once where revoked").isEqualTo(401);
+        long revoked = System.nanoTime();
+        while (a().get("/q/shared?n=2", secret).status() != 401) {
+            assertThat(System.nanoTime() - revoked).as("revocation reaches A within the TTL")
+                    .isLessThan(3_000_000_000L);
+            Thread.sleep(50);
+        }
     }
 
     @Test

@@ -4,7 +4,10 @@ import io.dropwizard.auth.AuthFilter;
 import io.queryapigate.errors.ApiException;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Context;
+import java.util.List;
 
 /**
  * Reads the key from {@code X-API-Key}, or from {@code Authorization: Bearer <key>}, and authenticates it. Any
@@ -14,7 +17,24 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 public final class ApiKeyAuthFilter extends AuthFilter<String, Caller> {
     public static final String HEADER = "X-API-Key";
 
+    @Context
+    private HttpServletRequest servletRequest;
+    private ClientAddress clientAddress = new ClientAddress(List.of());
+    private io.queryapigate.limits.Limits limits;
+
     private ApiKeyAuthFilter() {}
+
+    /** The per-key rate limits and quotas, checked once the key is known. */
+    public ApiKeyAuthFilter withLimits(io.queryapigate.limits.Limits keyLimits) {
+        this.limits = keyLimits;
+        return this;
+    }
+
+    /** Where the caller's address comes from, for keys restricted to addresses. */
+    public ApiKeyAuthFilter withClientAddress(ClientAddress addresses) {
+        this.clientAddress = addresses;
+        return this;
+    }
 
     @Override
     public void filter(ContainerRequestContext request) {
@@ -28,6 +48,29 @@ public final class ApiKeyAuthFilter extends AuthFilter<String, Caller> {
         if (key == null || !authenticate(request, key, "ApiKey")) {
             throw ApiException.unauthorized();
         }
+        Caller caller = (Caller) request.getSecurityContext().getUserPrincipal();
+        List<String> allowedIps = caller.grants().allowedIps();
+        if (!caller.admin() && allowedIps != null && !fromAllowedAddress(allowedIps)) {
+            throw ApiException.unauthorized();
+        }
+        if (limits != null) {
+            limits.checkKey(caller, request);
+        }
+    }
+
+    // a key used from an address it is not allowed from is answered like an unknown key
+    private boolean fromAllowedAddress(List<String> allowed) {
+        byte[] client = clientAddress.resolve(servletRequest.getRemoteAddr(),
+                servletRequest.getHeader("X-Forwarded-For"));
+        if (client == null) {
+            return false;
+        }
+        for (String entry : allowed) {
+            if (IpRange.parse(entry).contains(client)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Builds the filter. */

@@ -2,7 +2,7 @@ package io.queryapigate.auth;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.auth.Authenticator;
-import io.queryapigate.store.ApiKeyDao;
+import io.queryapigate.core.MetadataCache;
 import io.queryapigate.store.ApiKeyRow;
 import java.io.IOException;
 import java.security.MessageDigest;
@@ -15,20 +15,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Resolves a presented secret: the administrator key (compared in constant time through its hash), else one
- * indexed store read by SHA-256. Inactive keys and keys past their expiry date (valid through the end of that day,
+ * Resolves a presented secret: the administrator key (compared in constant time through its hash), else the key
+ * with that SHA-256, through the metadata cache (one indexed store read per TTL). Inactive keys and keys past their expiry date (valid through the end of that day,
  * UTC) are treated exactly like unknown ones.
  */
 public final class ApiKeyAuthenticator implements Authenticator<String, Caller> {
     private static final Logger LOG = LoggerFactory.getLogger(ApiKeyAuthenticator.class);
-    private static final Grants ALL = new Grants(List.of("*"), List.of("*"), true);
+    private static final Grants ALL = new Grants(List.of("*"), List.of("*"), true, true, null, null, null, null, null, null);
 
     private final byte[] adminHash;
-    private final ApiKeyDao keys;
+    private final MetadataCache keys;
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public ApiKeyAuthenticator(String adminKey, ApiKeyDao keys, ObjectMapper mapper, Clock clock) {
+    public ApiKeyAuthenticator(String adminKey, MetadataCache keys, ObjectMapper mapper, Clock clock) {
         this.adminHash = KeyHasher.sha256(adminKey);
         this.keys = keys;
         this.mapper = mapper;
@@ -44,7 +44,7 @@ public final class ApiKeyAuthenticator implements Authenticator<String, Caller> 
         if (MessageDigest.isEqual(hash, adminHash)) {
             return Optional.of(new Caller(Caller.ADMIN_KEY_ID, "admin", true, ALL));
         }
-        Optional<ApiKeyRow> row = keys.findByHash(java.util.HexFormat.of().formatHex(hash));
+        Optional<ApiKeyRow> row = keys.keyByHash(java.util.HexFormat.of().formatHex(hash));
         if (row.isEmpty() || !row.get().active() || expired(row.get().expiresAt())) {
             return Optional.empty();
         }

@@ -25,6 +25,11 @@ public record Caller(long keyId, String name, boolean admin, Grants grants) impl
         return admin || grants.hasConnection(connection);
     }
 
+    /** May run a write, given the server-wide ceiling. */
+    public boolean canWrite(boolean serverAllowsWrites) {
+        return serverAllowsWrites && (admin || grants.allowWrites());
+    }
+
     public boolean canRunAdHoc(String connection) {
         return admin || (grants.adhocSql() && grants.hasConnection(connection));
     }

@@ -1,21 +1,50 @@
 package io.queryapigate.auth;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
 /**
- * What a scoped key may do. {@code connections}: names, or {@code "*"} for all; a connection grant covers every
- * saved query on it (and ad-hoc SQL when {@code adhocSql}). {@code queries}: saved-query names, or {@code "*"};
- * a query grant covers that query on its own connection only.
+ * What a scoped key may do. Reach adds up, restrictions narrow:
+ * <ul>
+ *   <li>{@code connections}: names, or {@code "*"}; a connection grant covers every saved query on it, and ad-hoc
+ *       SQL when {@code adhocSql};</li>
+ *   <li>{@code queries}: saved-query names, or {@code "*"}; a query grant covers that query on its own connection;</li>
+ *   <li>{@code allowWrites}: may run writes where the server allows writes at all; {@code allowedWriteOps} narrows
+ *       them to statement keywords ({@code insert}, {@code update}, ...; null = any);</li>
+ *   <li>{@code allowedTables}: every table a statement touches must be listed (bare names mean the connection's
+ *       default schema); null = unrestricted, empty = none;</li>
+ *   <li>{@code allowedIps}: addresses or CIDR blocks the key may be used from; null = anywhere, empty = nowhere;</li>
+ *   <li>{@code mask}: result columns replaced for this key;</li>
+ *   <li>{@code rateLimit} ({@code N/second|minute|hour|day}, a token bucket) and {@code quota} ({@code N/day|month},
+ *       a fixed window) on this key's calls.</li>
+ * </ul>
  */
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record Grants(
         @JsonProperty("connections") List<String> connections,
         @JsonProperty("queries") List<String> queries,
-        @JsonProperty("adhoc_sql") boolean adhocSql) {
+        @JsonProperty("adhoc_sql") boolean adhocSql,
+        @JsonProperty("allow_writes") boolean allowWrites,
+        @JsonProperty("allowed_write_ops") List<String> allowedWriteOps,
+        @JsonProperty("allowed_tables") List<String> allowedTables,
+        @JsonProperty("allowed_ips") List<String> allowedIps,
+        @JsonProperty("mask") List<MaskRule> mask,
+        @JsonProperty("rate_limit") String rateLimit,
+        @JsonProperty("quota") String quota) {
 
     public Grants {
         connections = connections == null ? List.of() : List.copyOf(connections);
         queries = queries == null ? List.of() : List.copyOf(queries);
+        allowedWriteOps = allowedWriteOps == null ? null : List.copyOf(allowedWriteOps);
+        allowedTables = allowedTables == null ? null : List.copyOf(allowedTables);
+        allowedIps = allowedIps == null ? null : List.copyOf(allowedIps);
+        mask = mask == null ? List.of() : List.copyOf(mask);
+    }
+
+    /** Reach only: connections, queries and ad-hoc SQL, no restrictions. */
+    public static Grants reach(List<String> connections, List<String> queries, boolean adhocSql) {
+        return new Grants(connections, queries, adhocSql, false, null, null, null, null, null, null);
     }
 
     public boolean hasConnection(String connection) {

@@ -28,6 +28,19 @@ public class LimitsConfig {
     @MinDataSize(1024)
     private DataSize maxRequestBody = DataSize.mebibytes(1);
 
+    /** Calls per client address (N/second|minute|hour|day), before authentication; null = unlimited. */
+    private String perAddress;
+
+    @JsonProperty
+    public String getPerAddress() {
+        return perAddress;
+    }
+
+    @JsonProperty
+    public void setPerAddress(String perAddress) {
+        this.perAddress = perAddress;
+    }
+
     @JsonProperty
     public Duration getQueryTimeout() {
         return queryTimeout;

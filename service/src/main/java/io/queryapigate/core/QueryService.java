@@ -2,7 +2,11 @@ package io.queryapigate.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.MetricRegistry;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.cache.CachedResponse;
+import io.queryapigate.cache.ResponseCache;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.dialect.ConnectionRegistry.Connection;
 import io.queryapigate.dialect.spi.AccessMode;
@@ -11,11 +15,12 @@ import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.guard.GuardResult;
+import io.queryapigate.guard.SqlDialectFamily;
 import io.queryapigate.output.JsonRowWriter;
 import io.queryapigate.store.EventRow;
 import io.queryapigate.store.QueryVersionRow;
 import io.queryapigate.store.SavedQueryRow;
-import io.queryapigate.store.Store;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -28,7 +33,14 @@ import java.util.Optional;
 
 /** Runs saved queries and ad-hoc SQL for a caller: authorise, validate, bind, execute, render, record. */
 public final class QueryService {
-    private final Store store;
+    private final MetadataCache cache;
+    private final Guarding guarding;
+    private final Masking masking;
+    private final ResponseCache responses;
+    private final Counter cacheHits;
+    private final MetricRegistry metrics;
+    private final com.codahale.metrics.Histogram rowsOut;
+    private final Counter cacheMisses;
     private final ConnectionRegistry connections;
     private final EventLog events;
     private final ObjectMapper mapper;
@@ -36,9 +48,17 @@ public final class QueryService {
     private final long maxRows;
     private final long maxSqlLength;
 
-    public QueryService(Store store, ConnectionRegistry connections, EventLog events, ObjectMapper mapper,
-            Clock clock, long maxRows, long maxSqlLength) {
-        this.store = store;
+    public QueryService(MetadataCache cache, Guarding guarding, Masking masking, ResponseCache responses,
+            ConnectionRegistry connections, EventLog events, ObjectMapper mapper, Clock clock, long maxRows,
+            long maxSqlLength, MetricRegistry metrics) {
+        this.cache = cache;
+        this.guarding = guarding;
+        this.masking = masking;
+        this.responses = responses;
+        this.cacheHits = metrics.counter("cache.hits");
+        this.metrics = metrics;
+        this.rowsOut = metrics.histogram("calls.rows");
+        this.cacheMisses = metrics.counter("cache.misses");
         this.connections = connections;
         this.events = events;
         this.mapper = mapper;
@@ -47,8 +67,14 @@ public final class QueryService {
         this.maxSqlLength = maxSqlLength;
     }
 
-    /** A saved query's version as it is run: the row plus its parsed SQL and rules. */
-    public record Resolved(SavedQueryRow query, QueryVersionRow version, SqlText sql, ParamRules rules) {}
+    private static final Masking.Plan NO_MASK = new Masking.Plan(Map.of());
+
+    /** A saved query's version as it is run: the row plus its parsed SQL, rules and the guard's classification. */
+    public record Resolved(SavedQueryRow query, QueryVersionRow version, SqlText sql, ParamRules rules,
+            GuardResult guard) {}
+
+    /** What is derived once per immutable version. */
+    record Prepared(QueryVersionRow row, SqlText sql, ParamRules rules, GuardResult guard) {}
 
     /**
      * Runs a saved query: the published version, or {@code version} when given.
@@ -85,18 +111,47 @@ public final class QueryService {
                 connectionName = connectionOverride;
             }
             Connection connection = connection(connectionName);
+            GuardResult verdict = resolved.guard();
+            if (Guarding.restricted(caller) || !verdict.isRead() || !connectionName.equals(own)) {
+                verdict = guarding.check(caller, connection, resolved.sql().jdbcSql());
+            }
             Map<String, Object> values = resolved.rules().resolve(textParams, jsonParams);
             List<Parameter> parameters = resolved.rules().bind(resolved.sql().markers(), values);
             Duration timeout = Timeouts.effective(connection.timeout(), timeoutText);
-            CallResult result = execute(connection, resolved.sql().jdbcSql(), parameters, timeout, requestId);
-            record(caller, requestId, queryId, version, null, connectionName, 200, result.rows(),
+            Masking.Plan mask = maskPlan(caller, connection, resolved.sql().jdbcSql(), verdict);
+            int ttl = resolved.version().cacheTtl();
+            String cacheKey = null;
+            if (ttl > 0 && verdict.isRead()) {
+                cacheKey = cacheKey(resolved, connectionName, values, mask);
+                var hit = responses.get(cacheKey);
+                if (hit.isPresent()) {
+                    cacheHits.inc();
+                    CallResult result = new CallResult(hit.get().body(), hit.get().rows(), false, connectionName,
+                            "HIT", hit.get().etag(), ttl);
+                    record(name, caller, requestId, queryId, version, null, connectionName, 200, result.rows(),
+                            result.body().length, null, start);
+                    return result;
+                }
+                cacheMisses.inc();
+            }
+            CallResult result = execute(connection, resolved.sql().jdbcSql(), parameters, verdict, mask, timeout,
+                    requestId, pinnedSchema(caller, connection));
+            if (cacheKey != null) {
+                String etag = etag(result.body());
+                if (!result.truncated()) {
+                    responses.put(cacheKey, new CachedResponse(result.body(), etag, result.rows(),
+                            clock.millis() + ttl * 1000L));
+                }
+                result = result.cached("MISS", etag, ttl);
+            }
+            record(name, caller, requestId, queryId, version, null, connectionName, 200, result.rows(),
                     result.body().length, null, start);
             return result;
         } catch (ApiException e) {
-            record(caller, requestId, queryId, version, null, connectionName, e.status(), 0, 0, e.code(), start);
+            record(name, caller, requestId, queryId, version, null, connectionName, e.status(), 0, 0, e.code(), start);
             throw e;
         } catch (DialectException e) {
-            record(caller, requestId, queryId, version, null, connectionName, statusOf(e), 0, 0,
+            record(name, caller, requestId, queryId, version, null, connectionName, statusOf(e), 0, 0,
                     e.error().name().toLowerCase(java.util.Locale.ROOT), start);
             throw e;
         }
@@ -122,37 +177,83 @@ public final class QueryService {
                 throw ApiException.badRequest("invalid_body", "params must be an object.");
             }
             Connection connection = connection(connectionName);
-            SqlText text = SqlText.parse(sql, false);
-            ReadGuard.checkShape(text, maxSqlLength);
-            ReadGuard.checkRead(text);
+            SqlText text = SqlText.parse(sql, backslashEscapes(connection));
+            SqlShape.checkShape(text, maxSqlLength);
+            GuardResult verdict = guarding.check(caller, connection, text.jdbcSql());
             List<Parameter> parameters = ParamRules.bindAdHoc(text.markers(), params);
             Duration timeout = Timeouts.effective(connection.timeout(), timeoutText);
-            CallResult result = execute(connection, text.jdbcSql(), parameters, timeout, requestId);
-            record(caller, requestId, null, null, sqlHash, connectionName, 200, result.rows(), result.body().length,
+            Masking.Plan mask = maskPlan(caller, connection, text.jdbcSql(), verdict);
+            CallResult result = execute(connection, text.jdbcSql(), parameters, verdict, mask, timeout, requestId,
+                    pinnedSchema(caller, connection));
+            record(null, caller, requestId, null, null, sqlHash, connectionName, 200, result.rows(), result.body().length,
                     null, start);
             return result;
         } catch (ApiException e) {
-            record(caller, requestId, null, null, sqlHash, connectionName, e.status(), 0, 0, e.code(), start);
+            record(null, caller, requestId, null, null, sqlHash, connectionName, e.status(), 0, 0, e.code(), start);
             throw e;
         } catch (DialectException e) {
-            record(caller, requestId, null, null, sqlHash, connectionName, statusOf(e), 0, 0,
+            record(null, caller, requestId, null, null, sqlHash, connectionName, statusOf(e), 0, 0,
                     e.error().name().toLowerCase(java.util.Locale.ROOT), start);
             throw e;
         }
     }
 
-    private CallResult execute(Connection connection, String sql, List<Parameter> parameters, Duration timeout,
-            String requestId) {
-        QueryRequest request = new QueryRequest(sql, parameters, AccessMode.READ, timeout, maxRows, false,
-                requestId);
+    private Masking.Plan maskPlan(Caller caller, Connection connection, String jdbcSql, GuardResult verdict) {
+        if (caller.admin() || caller.grants().mask().isEmpty()) {
+            return NO_MASK;
+        }
+        return masking.plan(jdbcSql, verdict, caller.grants().mask(), connection.family(), connection.namespace());
+    }
+
+    /** Query, version, connection, format, parameter values and the caller's masking rules decide the body. */
+    private static String cacheKey(Resolved resolved, String connection, Map<String, Object> values,
+            Masking.Plan mask) {
+        StringBuilder sb = new StringBuilder(128);
+        sb.append(resolved.query().id()).append('|').append(resolved.version().version()).append('|')
+                .append(connection).append("|json|");
+        new java.util.TreeMap<>(values).forEach((k, v) -> sb.append(k).append('=')
+                .append(v == null ? "\u0000" : v.getClass().getSimpleName() + ":" + v).append('\u0001'));
+        sb.append('|').append(mask.actions());
+        return hex(sha256(sb.toString().getBytes(StandardCharsets.UTF_8)), 32);
+    }
+
+    static String etag(byte[] body) {
+        return "\"" + hex(sha256(body), 32) + "\"";
+    }
+
+    private static byte[] sha256(byte[] data) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(data);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String hex(byte[] bytes, int chars) {
+        return java.util.HexFormat.of().formatHex(bytes).substring(0, chars);
+    }
+
+    // a table-restricted call resolves unqualified names where the guard resolved them
+    private static String pinnedSchema(Caller caller, Connection connection) {
+        return Guarding.restricted(caller) ? connection.namespace().schema() : null;
+    }
+
+    private CallResult execute(Connection connection, String sql, List<Parameter> parameters, GuardResult verdict,
+            Masking.Plan mask, Duration timeout, String requestId, String schema) {
+        AccessMode mode = verdict.isRead() ? AccessMode.READ : AccessMode.WRITE;
+        QueryRequest request = new QueryRequest(sql, parameters, mode, timeout, maxRows, false, requestId, schema);
         JsonRowWriter writer = new JsonRowWriter();
-        QueryStats stats = connection.dialect().execute(request, writer);
-        return new CallResult(writer.finish(), stats.rows(), stats.truncated(), connection.name());
+        QueryStats stats = connection.dialect().execute(request, masking.apply(mask, writer));
+        byte[] body = writer.finish();
+        if (mode == AccessMode.WRITE && !writer.hasColumns() && stats.updateCount() >= 0) {
+            body = ("{\"rows_affected\":" + stats.updateCount() + "}").getBytes(StandardCharsets.UTF_8);
+        }
+        return new CallResult(body, stats.rows(), stats.truncated(), connection.name());
     }
 
     /** Finds the saved query and the version to run; drafts are visible to administrators only. */
     public Resolved resolve(Caller caller, String name, String versionText) {
-        SavedQueryRow query = store.queries().findByName(name)
+        SavedQueryRow query = cache.queryByName(name)
                 .orElseThrow(() -> ApiException.notFound("query_not_found", "No saved query named '" + name + "'."));
         int version;
         if (versionText == null || versionText.isBlank()) {
@@ -176,16 +277,26 @@ public final class QueryService {
             }
         }
         int v = version;
-        QueryVersionRow row = store.queries().findVersion(query.id(), v).orElseThrow(() ->
+        Prepared prepared = cache.version(query.id(), v, this::prepare).orElseThrow(() ->
                 ApiException.notFound("version_not_found", "The query '" + name + "' has no version " + v + "."));
-        SqlText sql = SqlText.parse(row.sqlText(), false);
+        return new Resolved(query, prepared.row(), prepared.sql(), prepared.rules(), prepared.guard());
+    }
+
+    private Prepared prepare(QueryVersionRow row) {
+        Connection connection = connection(row.connectionName());
+        SqlText sql = SqlText.parse(row.sqlText(), backslashEscapes(connection));
         ParamRules rules;
         try {
             rules = ParamRules.parse(mapper.readTree(row.parameters()));
         } catch (IOException e) {
-            throw new IllegalStateException("stored parameter rules of " + name + " v" + v + " are unreadable", e);
+            throw new IllegalStateException("stored parameter rules of query " + row.queryId() + " v" + row.version()
+                    + " are unreadable", e);
         }
-        return new Resolved(query, row, sql, rules);
+        return new Prepared(row, sql, rules, guarding.checkForSaving(connection, sql.jdbcSql()));
+    }
+
+    static boolean backslashEscapes(Connection connection) {
+        return connection.family() == SqlDialectFamily.MYSQL || connection.family() == SqlDialectFamily.CLICKHOUSE;
     }
 
     public Optional<Connection> findConnection(String name) {
@@ -197,9 +308,20 @@ public final class QueryService {
                 ApiException.notFound("connection_not_found", "No connection named '" + name + "'."));
     }
 
-    private void record(Caller caller, String requestId, Long queryId, Integer version, Long sqlHash,
+    private void record(String queryName, Caller caller, String requestId, Long queryId, Integer version, Long sqlHash,
             String connection, int status, long rows, long bytes, String errorCode, long startNanos) {
-        long micros = (System.nanoTime() - startNanos) / 1_000;
+        long nanos = System.nanoTime() - startNanos;
+        long micros = nanos / 1_000;
+        metrics.meter("calls.status." + status).mark();
+        if (connection != null) {
+            metrics.timer("connections." + connection).update(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
+        if (queryName != null && queryId != null) {
+            metrics.timer("queries." + queryName).update(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
+        if (status == 200) {
+            rowsOut.update(rows);
+        }
         events.record(new EventRow(clock.millis(), requestId, caller.keyId(), queryId, version, sqlHash, connection,
                 status, rows, micros, bytes, errorCode));
     }

@@ -22,14 +22,18 @@ public final class SavedQueries {
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
 
     private final Store store;
+    private final MetadataCache cache;
+    private final Guarding guarding;
     private final ConnectionRegistry connections;
     private final ObjectMapper mapper;
     private final Clock clock;
     private final long maxSqlLength;
 
-    public SavedQueries(Store store, ConnectionRegistry connections, ObjectMapper mapper, Clock clock,
-            long maxSqlLength) {
+    public SavedQueries(Store store, MetadataCache cache, Guarding guarding, ConnectionRegistry connections,
+            ObjectMapper mapper, Clock clock, long maxSqlLength) {
         this.store = store;
+        this.cache = cache;
+        this.guarding = guarding;
         this.connections = connections;
         this.mapper = mapper;
         this.clock = clock;
@@ -48,15 +52,14 @@ public final class SavedQueries {
         if (connection == null || connection.isBlank()) {
             throw ApiException.badRequest("connection_required", "connection_name is required.");
         }
-        if (connections.get(connection).isEmpty()) {
-            throw ApiException.badRequest("connection_not_found", "No connection named '" + connection + "'.");
-        }
+        ConnectionRegistry.Connection target = connections.get(connection).orElseThrow(() ->
+                ApiException.badRequest("connection_not_found", "No connection named '" + connection + "'."));
         if (cacheTtl != null && (cacheTtl < 0 || cacheTtl > 86_400)) {
             throw ApiException.badRequest("invalid_cache_ttl", "cache_ttl must be between 0 and 86400 seconds.");
         }
-        SqlText text = SqlText.parse(sql, false);
-        ReadGuard.checkShape(text, maxSqlLength);
-        ReadGuard.checkRead(text);
+        SqlText text = SqlText.parse(sql, QueryService.backslashEscapes(target));
+        SqlShape.checkShape(text, maxSqlLength);
+        guarding.checkForSaving(target, text.jdbcSql());
         ParamRules rules = ParamRules.parse(parameters);
         rules.checkAgainst(text.markerNames());
         return new Definition(sql.strip(), rules.toJson(), connection, description, cacheTtl == null ? 0 : cacheTtl);
@@ -84,54 +87,72 @@ public final class SavedQueries {
                 throw new ApiException(409, "query_exists", "A query named '" + name + "' already exists.");
             }
             throw e;
+        } finally {
+            cache.invalidateQuery(name);
         }
     }
 
     /** Adds the next version; published at once when {@code publish}. */
     public int addVersion(String name, Definition d, String author, boolean publish) {
-        long now = clock.millis();
-        return store.jdbi().inTransaction(h -> {
-            QueryDao dao = h.attach(QueryDao.class);
-            SavedQueryRow q = dao.findByName(name).orElseThrow(() -> notFound(name));
-            int next = dao.maxVersion(q.id()) + 1;
-            dao.insertVersion(row(q.id(), next, d, author, now));
-            if (publish) {
-                dao.publish(q.id(), next, now);
-            }
-            return next;
-        });
+        try {
+            long now = clock.millis();
+            return store.jdbi().inTransaction(h -> {
+                QueryDao dao = h.attach(QueryDao.class);
+                SavedQueryRow q = dao.findByName(name).orElseThrow(() -> notFound(name));
+                int next = dao.maxVersion(q.id()) + 1;
+                dao.insertVersion(row(q.id(), next, d, author, now));
+                if (publish) {
+                    dao.publish(q.id(), next, now);
+                }
+                return next;
+            });
+        } finally {
+            cache.invalidateQuery(name);
+        }
     }
 
     public void publish(String name, int version) {
-        long now = clock.millis();
-        store.jdbi().useTransaction(h -> {
-            QueryDao dao = h.attach(QueryDao.class);
-            SavedQueryRow q = dao.findByName(name).orElseThrow(() -> notFound(name));
-            if (dao.findVersion(q.id(), version).isEmpty()) {
-                throw ApiException.notFound("version_not_found", "The query '" + name + "' has no version "
-                        + version + ".");
-            }
-            dao.publish(q.id(), version, now);
-        });
+        try {
+            long now = clock.millis();
+            store.jdbi().useTransaction(h -> {
+                QueryDao dao = h.attach(QueryDao.class);
+                SavedQueryRow q = dao.findByName(name).orElseThrow(() -> notFound(name));
+                if (dao.findVersion(q.id(), version).isEmpty()) {
+                    throw ApiException.notFound("version_not_found", "The query '" + name + "' has no version "
+                            + version + ".");
+                }
+                dao.publish(q.id(), version, now);
+            });
+        } finally {
+            cache.invalidateQuery(name);
+        }
     }
 
     public void unpublish(String name) {
-        long now = clock.millis();
-        store.jdbi().useTransaction(h -> {
-            QueryDao dao = h.attach(QueryDao.class);
-            SavedQueryRow q = dao.findByName(name).orElseThrow(() -> notFound(name));
-            dao.publish(q.id(), null, now);
-        });
+        try {
+            long now = clock.millis();
+            store.jdbi().useTransaction(h -> {
+                QueryDao dao = h.attach(QueryDao.class);
+                SavedQueryRow q = dao.findByName(name).orElseThrow(() -> notFound(name));
+                dao.publish(q.id(), null, now);
+            });
+        } finally {
+            cache.invalidateQuery(name);
+        }
     }
 
     public void delete(String name) {
-        store.jdbi().useTransaction(h -> {
-            QueryDao dao = h.attach(QueryDao.class);
-            SavedQueryRow q = dao.findByName(name).orElseThrow(() -> notFound(name));
-            h.attach(HistoryDao.class).deleteForQuery(q.id());
-            dao.deleteVersions(q.id());
-            dao.deleteQuery(q.id());
-        });
+        try {
+            store.jdbi().useTransaction(h -> {
+                QueryDao dao = h.attach(QueryDao.class);
+                SavedQueryRow q = dao.findByName(name).orElseThrow(() -> notFound(name));
+                h.attach(HistoryDao.class).deleteForQuery(q.id());
+                dao.deleteVersions(q.id());
+                dao.deleteQuery(q.id());
+            });
+        } finally {
+            cache.invalidateQuery(name);
+        }
     }
 
     public SavedQueryRow get(String name) {

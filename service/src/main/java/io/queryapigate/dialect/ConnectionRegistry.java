@@ -5,6 +5,8 @@ import io.queryapigate.config.ConnectionConfig;
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectFactory;
+import io.queryapigate.dialect.spi.TableNamespace;
+import io.queryapigate.guard.SqlDialectFamily;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
@@ -18,8 +20,12 @@ import org.slf4j.LoggerFactory;
 public final class ConnectionRegistry implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionRegistry.class);
 
-    /** A connection ready to run calls. */
-    public record Connection(String name, String dialectName, Dialect dialect, Duration timeout) {}
+    /**
+     * A connection ready to run calls, with what the SQL guard needs to know about it: the SQL family its statements
+     * are parsed as, and the catalog/schema unqualified table names resolve to.
+     */
+    public record Connection(String name, String dialectName, Dialect dialect, Duration timeout,
+            SqlDialectFamily family, TableNamespace namespace) {}
 
     private final Map<String, Connection> connections;
 
@@ -53,7 +59,9 @@ public final class ConnectionRegistry implements Managed {
                 } catch (IllegalArgumentException ex) {
                     throw new IllegalStateException("connections." + name + ".properties: " + ex.getMessage(), ex);
                 }
-                out.put(name, new Connection(name, c.getDialect(), dialect, timeout));
+                TableNamespace namespace = dialect.defaultNamespace();
+                out.put(name, new Connection(name, c.getDialect(), dialect, timeout,
+                        SqlDialectFamily.of(dialect.sqlFamily()), namespace == null ? TableNamespace.UNKNOWN : namespace));
                 LOG.info("Connection '{}' uses dialect '{}'", name, c.getDialect());
             }
         } catch (RuntimeException e) {

@@ -12,6 +12,7 @@ public class ApiException extends RuntimeException {
     private final int status;
     private final String code;
     private final transient Map<String, String> errors;
+    private long retryAfterSeconds;
 
     public ApiException(int status, String code, String message) {
         this(status, code, message, Map.of());
@@ -34,6 +35,17 @@ public class ApiException extends RuntimeException {
 
     public Map<String, String> errors() {
         return errors;
+    }
+
+    /** Seconds a client should wait (429), or 0. */
+    public long retryAfterSeconds() {
+        return retryAfterSeconds;
+    }
+
+    public static ApiException rateLimited(String message, long retryAfterMillis) {
+        ApiException e = new ApiException(429, "rate_limited", message);
+        e.retryAfterSeconds = Math.max(1, (retryAfterMillis + 999) / 1000);
+        return e;
     }
 
     public static ApiException badRequest(String code, String message) {

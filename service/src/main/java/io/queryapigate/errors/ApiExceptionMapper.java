@@ -13,6 +13,13 @@ public class ApiExceptionMapper implements ExceptionMapper<ApiException> {
 
     @Override
     public Response toResponse(ApiException e) {
+        if (e.retryAfterSeconds() > 0) {
+            String requestId = request == null ? "" : io.queryapigate.http.RequestIds.of(request);
+            return Response.status(e.status()).type(jakarta.ws.rs.core.MediaType.APPLICATION_JSON_TYPE)
+                    .header("Retry-After", e.retryAfterSeconds())
+                    .entity(new ErrorBody(e.getMessage(), e.code(), requestId, null, e.retryAfterSeconds()))
+                    .build();
+        }
         return ErrorResponses.of(request, e.status(), e.code(), e.getMessage(), e.errors());
     }
 }

@@ -10,4 +10,9 @@ public record ErrorBody(
         @JsonProperty("error") String error,
         @JsonProperty("code") String code,
         @JsonProperty("request_id") String requestId,
-        @JsonProperty("errors") Map<String, String> errors) {}
+        @JsonProperty("errors") Map<String, String> errors,
+        @JsonProperty("retry_after") Long retryAfter) {
+    public ErrorBody(String error, String code, String requestId, Map<String, String> errors) {
+        this(error, code, requestId, errors, null);
+    }
+}

@@ -82,6 +82,11 @@ public final class JsonRowWriter implements RowSink {
         return rows;
     }
 
+    /** True when the statement produced a result set (a write without RETURNING produces none). */
+    public boolean hasColumns() {
+        return names != null && names.length > 0;
+    }
+
     /** Closes the array and returns the document. */
     public byte[] finish() {
         try {

@@ -126,6 +126,25 @@ final class Body {
         return out;
     }
 
+    /** A list of strings (no "*" shorthand); an empty list is kept (it means "none"). */
+    List<String> list(String field) {
+        JsonNode v = get(field);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isArray()) {
+            throw fieldError(field, "must be a list");
+        }
+        List<String> out = new ArrayList<>();
+        for (JsonNode e : v) {
+            if (!e.isTextual() || e.textValue().isBlank()) {
+                throw fieldError(field, "must be a list of non-empty strings");
+            }
+            out.add(e.textValue().strip());
+        }
+        return out;
+    }
+
     static ApiException fieldError(String field, String problem) {
         return new ApiException(400, "invalid_body", field + " " + problem + ".", Map.of(field, problem));
     }

@@ -45,7 +45,7 @@ public class QueryResource {
         MultivaluedMap<String, String> args = uri.getQueryParameters();
         CallResult result = queries.runSaved(caller, name, first(args, "version"), textParams(args), null,
                 first(args, "connection_name"), first(args, "timeout"), RequestIds.of(request));
-        return ok(result);
+        return ok(result, request.getHeader("If-None-Match"));
     }
 
     @POST
@@ -60,15 +60,39 @@ public class QueryResource {
         String timeout = body.numberText("timeout") != null ? body.numberText("timeout") : first(args, "timeout");
         CallResult result = queries.runSaved(caller, name, version, textParams(args), body.object("params"),
                 connection, timeout, RequestIds.of(request));
-        return ok(result);
+        return ok(result, request.getHeader("If-None-Match"));
     }
 
     static Response ok(CallResult result) {
-        Response.ResponseBuilder r = Response.ok(result.body(), MediaType.APPLICATION_JSON_TYPE);
+        return ok(result, null);
+    }
+
+    static Response ok(CallResult result, String ifNoneMatch) {
+        Response.ResponseBuilder r;
+        if (result.etag() != null && ifNoneMatch != null && matches(ifNoneMatch, result.etag())) {
+            r = Response.notModified();
+        } else {
+            r = Response.ok(result.body(), MediaType.APPLICATION_JSON_TYPE);
+        }
         if (result.truncated()) {
             r.header("X-Truncated", "true");
         }
+        if (result.cache() != null) {
+            r.header("X-Cache", result.cache());
+            r.header("ETag", result.etag());
+            r.header("Cache-Control", "max-age=" + result.maxAge());
+        }
         return r.build();
+    }
+
+    private static boolean matches(String ifNoneMatch, String etag) {
+        for (String candidate : ifNoneMatch.split(",")) {
+            String c = candidate.strip();
+            if (c.equals("*") || c.equals(etag) || c.equals("W/" + etag)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static String first(MultivaluedMap<String, String> args, String key) {

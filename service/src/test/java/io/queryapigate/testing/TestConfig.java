@@ -23,11 +23,17 @@ public final class TestConfig {
 
     /** A home directory with a config file; {@code extraYaml} is appended verbatim (top-level keys). */
     public static Path write(String connectionsYaml, String extraYaml) {
+        return write(connectionsYaml, extraYaml, "0s");
+    }
+
+    /** As {@link #write(String, String)}, with the metadata cache's TTL ({@code 0s} = off). */
+    public static Path write(String connectionsYaml, String extraYaml, String metadataTtl) {
         try {
             Path home = Files.createTempDirectory("qag-test-");
             String yaml = "home: " + home + "\n"
                     + "auth:\n  adminKey: " + ADMIN_KEY + "\n"
                     + "events:\n  flushInterval: 50ms\n"
+                    + "metadataCache:\n  ttl: " + metadataTtl + "\n"
                     + "connections:\n" + connectionsYaml
                     + extraYaml
                     + "server:\n"

@@ -1,8 +1,5 @@
 package io.queryapigate.testing;
 
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.URI;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -10,8 +7,8 @@ import java.sql.Statement;
 import java.util.UUID;
 
 /**
- * Finds the real servers the tests need: an environment variable first (scripts/test.sh exports them), then the
- * standard local port. There is no skipping: a missing server fails the test with a message saying how to start it.
+ * The real servers the service tests need, found by the testkit's {@code TestServers} (environment variable, local
+ * port, then Testcontainers where Docker exists; never skipped).
  */
 public final class TestServers {
     private TestServers() {}
@@ -48,29 +45,7 @@ public final class TestServers {
     }
 
     public static Pg postgres() {
-        String url = env("QAG_PG_URL", "jdbc:postgresql://127.0.0.1:5432/test");
-        String user = env("QAG_PG_USER", "test");
-        String password = env("QAG_PG_PASSWORD", "test");
-        URI uri = URI.create(url.substring("jdbc:".length()));
-        int port = uri.getPort() < 0 ? 5432 : uri.getPort();
-        if (!listening(uri.getHost(), port)) {
-            throw new AssertionError("No PostgreSQL at " + url + ". Start the test servers with"
-                    + " scripts/test-services.sh start (scripts/test.sh does it), or set QAG_PG_URL.");
-        }
-        return new Pg(url, user, password);
-    }
-
-    static String env(String name, String fallback) {
-        String v = System.getenv(name);
-        return v == null || v.isBlank() ? fallback : v;
-    }
-
-    static boolean listening(String host, int port) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(host, port), 1000);
-            return true;
-        } catch (java.io.IOException e) {
-            return false;
-        }
+        io.queryapigate.dialect.testkit.TestServers.Server s = io.queryapigate.dialect.testkit.TestServers.postgres();
+        return new Pg(s.url(), s.user(), s.password());
     }
 }

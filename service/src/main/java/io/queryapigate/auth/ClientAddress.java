@@ -1,0 +1,45 @@
+package io.queryapigate.auth;
+
+import java.util.List;
+
+/**
+ * The caller's address: the TCP peer, unless the peer is a trusted proxy, in which case {@code X-Forwarded-For} is
+ * read from the right, skipping trusted proxies, and the first address that is not one is the client. Without
+ * trusted proxies the header is ignored, so a caller cannot choose its own address.
+ */
+public final class ClientAddress {
+    private final List<IpRange> trustedProxies;
+
+    public ClientAddress(List<IpRange> trustedProxies) {
+        this.trustedProxies = List.copyOf(trustedProxies);
+    }
+
+    /** The client's address bytes, or null when it cannot be told (then IP-restricted keys are refused). */
+    public byte[] resolve(String peer, String forwardedFor) {
+        byte[] address = IpRange.literal(peer);
+        if (address == null || trustedProxies.isEmpty() || !trusted(address) || forwardedFor == null) {
+            return address;
+        }
+        String[] hops = forwardedFor.split(",");
+        for (int i = hops.length - 1; i >= 0; i--) {
+            byte[] hop = IpRange.literal(hops[i].strip());
+            if (hop == null) {
+                return null;
+            }
+            if (!trusted(hop)) {
+                return hop;
+            }
+            address = hop;
+        }
+        return address;
+    }
+
+    private boolean trusted(byte[] address) {
+        for (IpRange r : trustedProxies) {
+            if (r.contains(address)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,108 @@
+package io.queryapigate.cache;
+
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.MetricRegistry;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.params.SetParams;
+
+/**
+ * Shared through Redis, with the local cache in front as the fallback: while Redis fails, entries are read and
+ * written locally, failures are counted ({@code cache.redis.failures}) and logged at most once a minute, and
+ * Redis is tried again after a back-off. Redis entries expire on their own ({@code PX}).
+ */
+public final class RedisResponseCache implements ResponseCache {
+    private static final Logger LOG = LoggerFactory.getLogger(RedisResponseCache.class);
+
+    private final RedisClient redis;
+    private final String prefix;
+    private final LocalResponseCache local;
+    private final Clock clock;
+    private final long retryMillis;
+    private final Counter failures;
+    private final AtomicLong downUntil = new AtomicLong();
+    private final AtomicLong lastLog = new AtomicLong();
+
+    public RedisResponseCache(RedisClient redis, String keyPrefix, long retryMillis, LocalResponseCache local,
+            Clock clock, MetricRegistry metrics) {
+        this.redis = redis;
+        this.prefix = keyPrefix + "cache:";
+        this.local = local;
+        this.clock = clock;
+        this.retryMillis = retryMillis;
+        this.failures = metrics.counter("cache.redis.failures");
+        metrics.gauge("cache.redis.up", () -> () -> available() ? 1 : 0);
+    }
+
+    private boolean available() {
+        return clock.millis() >= downUntil.get();
+    }
+
+    @Override
+    public Optional<CachedResponse> get(String key) {
+        if (!available()) {
+            return local.get(key);
+        }
+        try {
+            byte[] raw = redis.get((prefix + key).getBytes(StandardCharsets.UTF_8));
+            return raw == null ? Optional.empty() : Optional.of(decode(raw));
+        } catch (RuntimeException e) {
+            failed(e);
+            return local.get(key);
+        }
+    }
+
+    @Override
+    public void put(String key, CachedResponse response) {
+        long ttl = response.expiresAtMillis() - clock.millis();
+        if (ttl <= 0) {
+            return;
+        }
+        if (!available()) {
+            local.put(key, response);
+            return;
+        }
+        try {
+            redis.set((prefix + key).getBytes(StandardCharsets.UTF_8), encode(response), SetParams.setParams().px(ttl));
+        } catch (RuntimeException e) {
+            failed(e);
+            local.put(key, response);
+        }
+    }
+
+    private void failed(RuntimeException e) {
+        failures.inc();
+        long now = clock.millis();
+        downUntil.set(now + retryMillis);
+        long last = lastLog.get();
+        if (now - last >= 60_000 && lastLog.compareAndSet(last, now)) {
+            LOG.warn("Redis response cache unavailable ({}); serving from the local cache, retrying every {} ms",
+                    e.getMessage(), retryMillis);
+        }
+    }
+
+    static byte[] encode(CachedResponse r) {
+        byte[] etag = r.etag().getBytes(StandardCharsets.UTF_8);
+        ByteBuffer b = ByteBuffer.allocate(8 + 8 + 4 + etag.length + r.body().length);
+        b.putLong(r.expiresAtMillis()).putLong(r.rows()).putInt(etag.length).put(etag).put(r.body());
+        return b.array();
+    }
+
+    static CachedResponse decode(byte[] raw) {
+        ByteBuffer b = ByteBuffer.wrap(raw);
+        long expires = b.getLong();
+        long rows = b.getLong();
+        byte[] etag = new byte[b.getInt()];
+        b.get(etag);
+        byte[] body = new byte[b.remaining()];
+        b.get(body);
+        return new CachedResponse(body, new String(etag, StandardCharsets.UTF_8), rows, expires);
+    }
+
+}

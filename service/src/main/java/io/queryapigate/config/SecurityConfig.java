@@ -1,0 +1,49 @@
+package io.queryapigate.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import jakarta.validation.constraints.NotNull;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Server-wide security switches. */
+public class SecurityConfig {
+    /** The ceiling for writes: no key (not even the administrator key) writes while this is false. */
+    private boolean allowWrites;
+
+    /** Addresses or CIDR blocks of reverse proxies whose X-Forwarded-For is believed. */
+    @NotNull
+    private List<String> trustedProxies = new ArrayList<>();
+
+    /** The HMAC key for {@code hash} masking rules; without it, hash rules are refused. */
+    private String maskingKey;
+
+    @JsonProperty
+    public boolean isAllowWrites() {
+        return allowWrites;
+    }
+
+    @JsonProperty
+    public void setAllowWrites(boolean allowWrites) {
+        this.allowWrites = allowWrites;
+    }
+
+    @JsonProperty
+    public List<String> getTrustedProxies() {
+        return trustedProxies;
+    }
+
+    @JsonProperty
+    public void setTrustedProxies(List<String> trustedProxies) {
+        this.trustedProxies = trustedProxies;
+    }
+
+    @JsonProperty
+    public String getMaskingKey() {
+        return maskingKey;
+    }
+
+    @JsonProperty
+    public void setMaskingKey(String maskingKey) {
+        this.maskingKey = maskingKey;
+    }
+}

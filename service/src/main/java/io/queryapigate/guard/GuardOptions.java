@@ -1,0 +1,163 @@
+package io.queryapigate.guard;
+
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What the guard needs to know about one call: the connection's dialect family and default catalog/schema, and
+ * what the caller may do. Immutable; build with {@link #readOnly(SqlDialectFamily)} or
+ * {@link #writer(SqlDialectFamily)} and the {@code with...} methods. Allowed tables are parsed and resolved once,
+ * when the options are built, so a service may keep one instance per (key, connection).
+ */
+public final class GuardOptions {
+    private final SqlDialectFamily dialect;
+    private final boolean readOnly;
+    private final Set<String> allowedTables;
+    private final Set<TableName> resolvedAllowedTables;
+    private final Set<String> allowedWriteOps;
+    private final String defaultCatalog;
+    private final String defaultSchema;
+    private final boolean allowFileFunctions;
+
+    private GuardOptions(SqlDialectFamily dialect, boolean readOnly, Set<String> allowedTables,
+            Set<String> allowedWriteOps, String defaultCatalog, String defaultSchema, boolean allowFileFunctions) {
+        this.dialect = Objects.requireNonNull(dialect, "dialect");
+        this.readOnly = readOnly;
+        this.defaultCatalog = blankToNull(defaultCatalog);
+        this.defaultSchema = blankToNull(defaultSchema);
+        this.allowFileFunctions = allowFileFunctions;
+        if (allowedTables == null) {
+            this.allowedTables = null;
+            this.resolvedAllowedTables = null;
+        } else {
+            Set<String> raw = new LinkedHashSet<>();
+            Set<TableName> resolved = new LinkedHashSet<>();
+            for (String entry : allowedTables) {
+                raw.add(entry);
+                resolved.add(TableName.parse(entry, dialect, this.defaultCatalog, this.defaultSchema));
+            }
+            this.allowedTables = Collections.unmodifiableSet(raw);
+            this.resolvedAllowedTables = Collections.unmodifiableSet(resolved);
+        }
+        if (allowedWriteOps == null) {
+            this.allowedWriteOps = null;
+        } else {
+            Set<String> ops = new LinkedHashSet<>();
+            for (String op : allowedWriteOps) {
+                ops.add(op.strip().toLowerCase(Locale.ROOT));
+            }
+            this.allowedWriteOps = Collections.unmodifiableSet(ops);
+        }
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
+    }
+
+    /** A read-only caller: only reads pass (the default for ad-hoc SQL and saved queries). */
+    public static GuardOptions readOnly(SqlDialectFamily dialect) {
+        return new GuardOptions(dialect, true, null, null, null, null, false);
+    }
+
+    /** A caller allowed to write (any write operation unless narrowed with {@link #withAllowedWriteOps}). */
+    public static GuardOptions writer(SqlDialectFamily dialect) {
+        return new GuardOptions(dialect, false, null, null, null, null, false);
+    }
+
+    /**
+     * Restricts the tables the statement may read or write. Entries are bare ({@code customer}: the connection's
+     * default schema/database), schema-qualified ({@code billing.customer}) or, on Trino/DuckDB/PostgreSQL,
+     * catalog-qualified ({@code hive.web.clicks}); quoted parts ({@code "Sales"}) are compared exactly.
+     * {@code null} lifts the restriction; an empty collection allows no table at all.
+     *
+     * @throws IllegalArgumentException when an entry is not a dotted name of one to three parts
+     */
+    public GuardOptions withAllowedTables(Collection<String> tables) {
+        return new GuardOptions(dialect, readOnly, tables == null ? null : new LinkedHashSet<>(tables),
+                allowedWriteOps, defaultCatalog, defaultSchema, allowFileFunctions);
+    }
+
+    /**
+     * Narrows the write operations of a writer ({@code insert}, {@code update}, {@code delete}, {@code merge},
+     * {@code replace}, {@code upsert}, {@code create}, {@code drop}, {@code alter}, {@code truncate}, {@code call},
+     * {@code copy}, ...); {@code null} means any. Ignored for read-only callers, who may not write at all.
+     */
+    public GuardOptions withAllowedWriteOps(Collection<String> ops) {
+        return new GuardOptions(dialect, readOnly, allowedTables, ops == null ? null : new LinkedHashSet<>(ops),
+                defaultCatalog, defaultSchema, allowFileFunctions);
+    }
+
+    /**
+     * The connection's defaults for resolving names that do not say: PostgreSQL (database, first schema of the
+     * search_path, normally {@code public}); MySQL/ClickHouse (ignored, the database); DuckDB (database name,
+     * {@code main}); Trino (catalog, schema); SQLite (ignored, {@code main}). Either may be null (unknown).
+     */
+    public GuardOptions withDefaults(String catalog, String schema) {
+        return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, catalog, schema,
+                allowFileFunctions);
+    }
+
+    /**
+     * Lets read-only callers use the dialect's file-reading table functions (DuckDB {@code read_csv},
+     * {@code read_parquet}, {@code 'file.csv'}, ...). Only for connections whose database confines file access
+     * itself (DuckDB opened with {@code allowed_directories} and its configuration locked). Never lifts the table
+     * restriction: a restricted caller still may not read files.
+     */
+    public GuardOptions withFileFunctions(boolean allowed) {
+        return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, defaultCatalog, defaultSchema,
+                allowed);
+    }
+
+    public SqlDialectFamily dialect() {
+        return dialect;
+    }
+
+    public boolean readOnly() {
+        return readOnly;
+    }
+
+    /** The allowed-table entries as given, or null when unrestricted. */
+    public Set<String> allowedTables() {
+        return allowedTables;
+    }
+
+    /** The allowed tables resolved against the defaults, or null when unrestricted. */
+    public Set<TableName> resolvedAllowedTables() {
+        return resolvedAllowedTables;
+    }
+
+    /** The allowed write operations (lower case), or null for any. */
+    public Set<String> allowedWriteOps() {
+        return allowedWriteOps;
+    }
+
+    public String defaultCatalog() {
+        return defaultCatalog;
+    }
+
+    public String defaultSchema() {
+        return defaultSchema;
+    }
+
+    public boolean allowFileFunctions() {
+        return allowFileFunctions;
+    }
+
+    /** True when the caller is restricted by tables or by write operations. */
+    public boolean restricted() {
+        return allowedTables != null || (!readOnly && allowedWriteOps != null);
+    }
+
+    @Override
+    public String toString() {
+        return "GuardOptions[" + dialect + (readOnly ? ", read-only" : ", writer")
+                + (allowedTables == null ? "" : ", tables=" + resolvedAllowedTables)
+                + (allowedWriteOps == null ? "" : ", ops=" + allowedWriteOps)
+                + ", defaults=" + defaultCatalog + "." + defaultSchema
+                + (allowFileFunctions ? ", file functions" : "") + "]";
+    }
+}

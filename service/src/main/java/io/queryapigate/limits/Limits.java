@@ -1,0 +1,98 @@
+package io.queryapigate.limits;
+
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.MetricRegistry;
+import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.ClientAddress;
+import io.queryapigate.errors.ApiException;
+import jakarta.annotation.Priority;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.core.Context;
+import java.util.HexFormat;
+
+/**
+ * Rate limits and quotas: per client address before authentication (so key guessing is throttled too), and per key
+ * after it. Refusals are 429 {@code rate_limited} with {@code Retry-After}; successful responses carry {@code
+ * X-RateLimit-Limit}/{@code X-RateLimit-Remaining} (address) and {@code X-RateLimit-Key-Limit}/{@code
+ * X-RateLimit-Key-Remaining} (key). The administrator key is not limited; {@code /health} is never limited.
+ */
+public final class Limits {
+    private static final String IP_DECISION = "qag.limit.ip";
+    private static final String KEY_DECISION = "qag.limit.key";
+
+    private final Limiter limiter;
+    private final Rate perAddress;
+    private final ClientAddress addresses;
+    private final Counter rejections;
+
+    public Limits(Limiter limiter, Rate perAddress, ClientAddress addresses, MetricRegistry metrics) {
+        this.limiter = limiter;
+        this.perAddress = perAddress;
+        this.addresses = addresses;
+        this.rejections = metrics.counter("limits.rejections");
+    }
+
+    /** Called once the key is known. */
+    public void checkKey(Caller caller, ContainerRequestContext request) {
+        if (caller.admin()) {
+            return;
+        }
+        String bucket = "key:" + caller.keyId();
+        if (caller.grants().rateLimit() != null) {
+            Limiter.Decision d = limiter.tryAcquire(bucket, Rate.parse(caller.grants().rateLimit()));
+            request.setProperty(KEY_DECISION, d);
+            if (!d.allowed()) {
+                rejections.inc();
+                throw ApiException.rateLimited("Rate limit exceeded for this API key.", d.retryAfterMillis());
+            }
+        }
+        if (caller.grants().quota() != null) {
+            Limiter.Decision d = limiter.tryQuota(bucket, Rate.parse(caller.grants().quota()));
+            if (!d.allowed()) {
+                rejections.inc();
+                throw ApiException.rateLimited("The quota of this API key (" + caller.grants().quota()
+                        + ") is used up.", d.retryAfterMillis());
+            }
+        }
+    }
+
+    /** The per-address limit, as a Jersey filter that runs before authentication. */
+    @Priority(Priorities.AUTHENTICATION - 100)
+    public final class AddressFilter implements ContainerRequestFilter, ContainerResponseFilter {
+        @Context
+        private HttpServletRequest servletRequest;
+
+        @Override
+        public void filter(ContainerRequestContext request) {
+            if (perAddress == null || request.getUriInfo().getPath().equals("health")) {
+                return;
+            }
+            byte[] client = addresses.resolve(servletRequest.getRemoteAddr(),
+                    servletRequest.getHeader("X-Forwarded-For"));
+            String bucket = "ip:" + (client == null ? "unknown" : HexFormat.of().formatHex(client));
+            Limiter.Decision d = limiter.tryAcquire(bucket, perAddress);
+            request.setProperty(IP_DECISION, d);
+            if (!d.allowed()) {
+                rejections.inc();
+                throw ApiException.rateLimited("Rate limit exceeded.", d.retryAfterMillis());
+            }
+        }
+
+        @Override
+        public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+            if (request.getProperty(IP_DECISION) instanceof Limiter.Decision d) {
+                response.getHeaders().putSingle("X-RateLimit-Limit", d.limit());
+                response.getHeaders().putSingle("X-RateLimit-Remaining", d.remaining());
+            }
+            if (request.getProperty(KEY_DECISION) instanceof Limiter.Decision d) {
+                response.getHeaders().putSingle("X-RateLimit-Key-Limit", d.limit());
+                response.getHeaders().putSingle("X-RateLimit-Key-Remaining", d.remaining());
+            }
+        }
+    }
+}

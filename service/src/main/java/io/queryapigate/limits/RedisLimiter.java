@@ -1,0 +1,118 @@
+package io.queryapigate.limits;
+
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.MetricRegistry;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * One budget across instances: token buckets and quota windows kept in Redis and updated atomically by Lua
+ * scripts, with Redis's own clock. While Redis fails, the local limiter counts instead (still enforced, per
+ * process), failures are counted ({@code limits.redis.failures}) and logged at most once a minute.
+ */
+public final class RedisLimiter implements Limiter {
+    private static final Logger LOG = LoggerFactory.getLogger(RedisLimiter.class);
+
+    // KEYS[1] bucket; ARGV: capacity, period micros. Returns {allowed, remaining, retry_after_ms}.
+    private static final String BUCKET = """
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+            local cap = tonumber(ARGV[1])
+            local period = tonumber(ARGV[2])
+            local state = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+            local tokens = tonumber(state[1])
+            local ts = tonumber(state[2])
+            if tokens == nil then tokens = cap; ts = now end
+            tokens = math.min(cap, tokens + (now - ts) * cap / period)
+            local allowed = 0
+            local retry = 0
+            if tokens >= 1 then
+              tokens = tokens - 1
+              allowed = 1
+            else
+              retry = math.ceil((1 - tokens) * period / cap / 1000)
+            end
+            redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
+            redis.call('PEXPIRE', KEYS[1], math.ceil(period / 1000) + 1000)
+            return {allowed, math.floor(tokens), retry}
+            """;
+
+    // KEYS[1] window counter; ARGV: limit, window ms left. Returns {allowed, remaining}.
+    private static final String QUOTA = """
+            local used = redis.call('INCR', KEYS[1])
+            if used == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+            local limit = tonumber(ARGV[1])
+            if used > limit then return {0, 0} end
+            return {1, limit - used}
+            """;
+
+    private final RedisClient redis;
+    private final String prefix;
+    private final LocalLimiter fallback;
+    private final Clock clock;
+    private final Counter failures;
+    private final AtomicLong downUntil = new AtomicLong();
+    private final AtomicLong lastLog = new AtomicLong();
+    private final long retryMillis;
+
+    public RedisLimiter(RedisClient redis, String keyPrefix, LocalLimiter fallback, Clock clock, long retryMillis,
+            MetricRegistry metrics) {
+        this.redis = redis;
+        this.prefix = keyPrefix;
+        this.fallback = fallback;
+        this.clock = clock;
+        this.retryMillis = retryMillis;
+        this.failures = metrics.counter("limits.redis.failures");
+    }
+
+    @Override
+    public Decision tryAcquire(String bucket, Rate rate) {
+        if (clock.millis() < downUntil.get()) {
+            return fallback.tryAcquire(bucket, rate);
+        }
+        try {
+            @SuppressWarnings("unchecked")
+            List<Long> r = (List<Long>) redis.eval(BUCKET, List.of(prefix + "rate:" + bucket + "|" + rate.text()),
+                    List.of(Long.toString(rate.count()), Long.toString(rate.period().toNanos() / 1000)));
+            return new Decision(r.get(0) == 1, rate.count(), r.get(1), r.get(2));
+        } catch (RuntimeException e) {
+            failed(e);
+            return fallback.tryAcquire(bucket, rate);
+        }
+    }
+
+    @Override
+    public Decision tryQuota(String bucket, Rate quota) {
+        if (clock.millis() < downUntil.get()) {
+            return fallback.tryQuota(bucket, quota);
+        }
+        long periodMillis = quota.period().toMillis();
+        long now = clock.millis();
+        long window = now / periodMillis;
+        long left = (window + 1) * periodMillis - now;
+        try {
+            @SuppressWarnings("unchecked")
+            List<Long> r = (List<Long>) redis.eval(QUOTA, List.of(prefix + "quota:" + bucket + "|" + quota.text() + "|"
+                    + window), List.of(Long.toString(quota.count()), Long.toString(left)));
+            return new Decision(r.get(0) == 1, quota.count(), r.get(1), r.get(0) == 1 ? 0 : left);
+        } catch (RuntimeException e) {
+            failed(e);
+            return fallback.tryQuota(bucket, quota);
+        }
+    }
+
+    private void failed(RuntimeException e) {
+        failures.inc();
+        long now = clock.millis();
+        downUntil.set(now + retryMillis);
+        long last = lastLog.get();
+        if (now - last >= 60_000 && lastLog.compareAndSet(last, now)) {
+            LOG.warn("Redis rate limiting unavailable ({}); counting locally, retrying every {} ms", e.getMessage(),
+                    retryMillis);
+        }
+    }
+}
