@@ -131,7 +131,8 @@ class QuickstartIT {
         assertThat(health.status()).as(health.body()).isEqualTo(200);
         assertThat(health.json().get("connection.demo").get("healthy").asBoolean()).isTrue();
         assertThat(health.json().get("store").get("healthy").asBoolean()).isTrue();
-        assertThat(admin.get("/metrics", null).body()).contains("events.written");
+        assertThat(admin.get("/metrics", null).body()).contains("qag_events_written_total");
+        assertThat(admin.get("/metrics/json", null).json().get("counters").has("events.written")).isTrue();
     }
 
     @Test

@@ -134,14 +134,19 @@ public final class EventLog implements Managed {
     }
 
     private void sweepIfDue() {
-        long now = clock.millis();
-        if (now - lastRetentionSweep < 60_000) {
-            return;
+        if (clock.millis() - lastRetentionSweep >= 60_000) {
+            sweep();
         }
+    }
+
+    /** Deletes events older than the retention period; the writer runs it once a minute. */
+    public int sweep() {
+        long now = clock.millis();
         lastRetentionSweep = now;
         int deleted = jdbi.onDemand(HistoryDao.class).deleteEventsBefore(now - retention.toMillis());
         if (deleted > 0) {
             LOG.info("Deleted {} events older than {} hours", deleted, retention.toHours());
         }
+        return deleted;
     }
 }
