@@ -1,0 +1,141 @@
+package io.queryapigate.dialect.clickhouse;
+
+import io.queryapigate.dialect.spi.AccessMode;
+import io.queryapigate.dialect.spi.Dialect;
+import io.queryapigate.dialect.testkit.AbstractDialectContractTest;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The dialect contract on the real ClickHouse (18.16 on the project's machines), in its own database {@value #DB}
+ * (the contract's table names are fixed; the database keeps them apart from everything else on the server).
+ *
+ * <p>The fixture in ClickHouse types: {@code Nullable(...)} columns (ClickHouse columns are NOT NULL unless
+ * declared Nullable), {@code Decimal(12, 2)}, {@code DateTime} (second precision, the server's wall clock), and for
+ * the boolean column {@code Enum8('false' = 0, 'true' = 1)}, which the dialect reports as BOOLEAN (18.16 has no
+ * {@code Bool} type). Writes are ClickHouse's: {@code ALTER TABLE ... UPDATE/DELETE} (mutations) instead of {@code
+ * UPDATE}/{@code DELETE}, plus {@code TRUNCATE}, {@code DROP}, {@code RENAME} and {@code INSERT ... SELECT}.
+ *
+ * <p>Session state: the HTTP interface keeps none without a {@code session_id}, which the dialect never sends. The
+ * probes change settings with a statement's own {@code SETTINGS} clause in WRITE calls (a read's {@code readonly=1}
+ * refuses it) and show that the next read still runs with its own {@code readonly}, time limit, row cap and {@code
+ * extremes}, and the server's {@code max_threads}.
+ *
+ * <p>{@link #makeUnavailable}: the dialect reaches ClickHouse through a loopback {@link TcpProxy}, which the test
+ * closes.
+ */
+class ClickHouseDialectContractTest extends AbstractDialectContractTest {
+    static final String DB = "qag_ch_contract";
+    private TcpProxy proxy;
+
+    @BeforeAll
+    static void createDatabase() {
+        TestClickHouse.exec("DROP DATABASE IF EXISTS " + DB);
+        TestClickHouse.exec("CREATE DATABASE " + DB);
+    }
+
+    @AfterAll
+    static void dropDatabase() {
+        TestClickHouse.exec("DROP DATABASE IF EXISTS " + DB);
+    }
+
+    @AfterEach
+    void closeProxy() {
+        if (proxy != null) {
+            proxy.close();
+            proxy = null;
+        }
+    }
+
+    @Override
+    protected void setUpFixture(List<String> statements) {
+        for (String sql : statements) {
+            TestClickHouse.execIn(DB, sql);
+        }
+    }
+
+    @Override
+    protected List<String> fixtureStatements() {
+        return List.of(
+                "DROP TABLE IF EXISTS qag_contract_evil",
+                "DROP TABLE IF EXISTS " + TABLE,
+                "CREATE TABLE " + TABLE + " (id Int32, big Nullable(Int64), amount Nullable(Decimal(12, 2)),"
+                        + " ratio Nullable(Float64), name Nullable(String),"
+                        + " active Nullable(Enum8('false' = 0, 'true' = 1)), created_on Nullable(Date),"
+                        + " updated_at Nullable(DateTime)) ENGINE = Memory",
+                "INSERT INTO " + TABLE + " VALUES (1, 9007199254740993, 1234.50, 0.5, 'alpha', 'true',"
+                        + " '2024-01-15', '2024-01-15 10:30:00')",
+                "INSERT INTO " + TABLE + " VALUES (2, -42, -0.01, -1.25, 'beta', 'false',"
+                        + " '1999-12-31', '1999-12-31 23:59:59')",
+                "INSERT INTO " + TABLE + " VALUES (3, 0, 0.00, 0.0, 'gamma ünïcödé ✓', 'true',"
+                        + " '2000-02-29', '2000-02-29 00:00:00')",
+                "INSERT INTO " + TABLE + " VALUES (4, 4000000000, 99999.99, 10000000000.0, 'it''s', 'false',"
+                        + " '2038-01-19', '2038-01-19 03:14:08')",
+                "INSERT INTO " + TABLE + " (id) VALUES (5)");
+    }
+
+    @Override
+    protected List<String> writeStatements() {
+        return List.of(
+                "INSERT INTO " + TABLE + " (id, name) VALUES (99, 'intruder')",
+                "INSERT INTO " + TABLE + " (id, name) SELECT 98, 'intruder'",
+                "ALTER TABLE " + TABLE + " UPDATE name = 'changed' WHERE id = 1",
+                "ALTER TABLE " + TABLE + " DELETE WHERE 1",
+                "TRUNCATE TABLE " + TABLE,
+                "DROP TABLE " + TABLE,
+                "RENAME TABLE " + TABLE + " TO qag_contract_moved",
+                "CREATE TABLE qag_contract_evil (x Int32) ENGINE = Memory");
+    }
+
+    @Override
+    protected Dialect createDialect(int poolSize) throws Exception {
+        TestClickHouse.require();
+        if (proxy == null) {
+            proxy = new TcpProxy(TestClickHouse.hostPort());
+        }
+        return new ClickHouseDialectFactory().create(TestClickHouse.context(proxy.url(), poolSize),
+                Map.of(ClickHouseDialectConfig.DATABASE, DB, ClickHouseDialectConfig.CONNECT_TIMEOUT, "2s"));
+    }
+
+    /** Counts an endless table: runs until killed (interruptible, unlike 18.16's sleep()). */
+    @Override
+    protected String slowQuery() {
+        return "SELECT count() FROM system.numbers";
+    }
+
+    @Override
+    protected Optional<String> moderatelySlowQuery() {
+        // not numbers(N): readonly=1 forbids table functions on 18.16
+        return Optional.of("SELECT sum(number) FROM (SELECT number FROM system.numbers LIMIT 100000000)");
+    }
+
+    /**
+     * Settings changed by a statement's own {@code SETTINGS} clause in a WRITE call (a plain {@code SET} fails
+     * without a session on 18.16: "There is no session", code 113, which {@code ClickHouseDialectTest} shows), each
+     * then read back by the next call.
+     */
+    @Override
+    protected List<SessionStateProbe> sessionStateProbes() {
+        String maxThreads = TestClickHouse.value("SELECT value FROM system.settings WHERE name = 'max_threads'");
+        return List.of(
+                probe("readonly", "readonly = 0", "readonly", "1"),
+                probe("max_execution_time", "max_execution_time = 0", "max_execution_time", "30"),
+                probe("extremes", "extremes = 1", "extremes", "0"),
+                probe("max_result_rows", "max_result_rows = 1", "max_result_rows", "10001"),
+                probe("max_threads", "max_threads = 1", "max_threads", maxThreads));
+    }
+
+    private static SessionStateProbe probe(String description, String settings, String setting, String expected) {
+        String read = "SELECT value FROM system.settings WHERE name = '" + setting + "'";
+        return new SessionStateProbe(description, read + " SETTINGS " + settings, AccessMode.WRITE, read, expected);
+    }
+
+    @Override
+    protected void makeUnavailable(Dialect dialect) {
+        proxy.close();
+    }
+}
