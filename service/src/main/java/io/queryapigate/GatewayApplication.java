@@ -164,7 +164,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         Limits limits = new Limits(limiter, perAddress, clientAddress, environment.metrics());
         QueryService queryService = new QueryService(cache, guarding,
                 new Masking(config.getSecurity().getMaskingKey()), responses, connections, events, mapper, clock,
-                config.getLimits().getMaxRows(), maxSql, environment.metrics());
+                config.getLimits().getMaxRows(), maxSql, environment.metrics(), config.getOutput());
         SavedQueries savedQueries = new SavedQueries(store, cache, guarding, connections, mapper, clock, maxSql);
         seed(config, savedQueries);
 

@@ -12,6 +12,7 @@ import io.queryapigate.config.RedisConfig;
 import io.queryapigate.config.SecurityConfig;
 import io.queryapigate.config.SeedQuery;
 import io.queryapigate.config.StoreConfig;
+import io.queryapigate.output.format.FormatsConfig;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
@@ -56,6 +57,10 @@ public class GatewayConfiguration extends Configuration {
     @Valid
     @NotNull
     private RedisConfig redis = new RedisConfig();
+
+    @Valid
+    @NotNull
+    private FormatsConfig output = new FormatsConfig();
 
     @Valid
     @NotNull
@@ -113,6 +118,16 @@ public class GatewayConfiguration extends Configuration {
     @JsonProperty
     public void setLimits(LimitsConfig limits) {
         this.limits = limits;
+    }
+
+    @JsonProperty
+    public FormatsConfig getOutput() {
+        return output;
+    }
+
+    @JsonProperty
+    public void setOutput(FormatsConfig output) {
+        this.output = output;
     }
 
     @JsonProperty

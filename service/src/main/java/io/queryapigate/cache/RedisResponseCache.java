@@ -89,8 +89,12 @@ public final class RedisResponseCache implements ResponseCache {
 
     static byte[] encode(CachedResponse r) {
         byte[] etag = r.etag().getBytes(StandardCharsets.UTF_8);
-        ByteBuffer b = ByteBuffer.allocate(8 + 8 + 4 + etag.length + r.body().length);
-        b.putLong(r.expiresAtMillis()).putLong(r.rows()).putInt(etag.length).put(etag).put(r.body());
+        StringBuilder h = new StringBuilder();
+        r.headers().forEach((k, v) -> h.append(k).append('\u0001').append(v).append('\u0002'));
+        byte[] headers = h.toString().getBytes(StandardCharsets.UTF_8);
+        ByteBuffer b = ByteBuffer.allocate(8 + 8 + 4 + etag.length + 4 + headers.length + r.body().length);
+        b.putLong(r.expiresAtMillis()).putLong(r.rows()).putInt(etag.length).put(etag).putInt(headers.length)
+                .put(headers).put(r.body());
         return b.array();
     }
 
@@ -100,9 +104,18 @@ public final class RedisResponseCache implements ResponseCache {
         long rows = b.getLong();
         byte[] etag = new byte[b.getInt()];
         b.get(etag);
+        byte[] headerBytes = new byte[b.getInt()];
+        b.get(headerBytes);
+        java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
+        for (String pair : new String(headerBytes, StandardCharsets.UTF_8).split("\u0002")) {
+            int sep = pair.indexOf('\u0001');
+            if (sep > 0) {
+                headers.put(pair.substring(0, sep), pair.substring(sep + 1));
+            }
+        }
         byte[] body = new byte[b.remaining()];
         b.get(body);
-        return new CachedResponse(body, new String(etag, StandardCharsets.UTF_8), rows, expires);
+        return new CachedResponse(body, new String(etag, StandardCharsets.UTF_8), rows, expires, headers);
     }
 
 }

@@ -17,7 +17,14 @@ import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.guard.GuardResult;
 import io.queryapigate.guard.SqlDialectFamily;
-import io.queryapigate.output.JsonRowWriter;
+import io.queryapigate.dialect.spi.RowSink;
+import io.queryapigate.output.format.CeilingRowWriter;
+import io.queryapigate.output.format.FormatsConfig;
+import io.queryapigate.output.format.PageSink;
+import io.queryapigate.output.format.PagedSql;
+import io.queryapigate.output.format.Paging;
+import io.queryapigate.output.format.RowWriter;
+import io.queryapigate.output.format.WriterOptions;
 import io.queryapigate.store.EventRow;
 import io.queryapigate.store.QueryVersionRow;
 import io.queryapigate.store.SavedQueryRow;
@@ -37,6 +44,9 @@ public final class QueryService {
     private final Guarding guarding;
     private final Masking masking;
     private final ResponseCache responses;
+    private final Paging paging;
+    private final WriterOptions writerOptions;
+    private final long streamMaxRows;
     private final Counter cacheHits;
     private final MetricRegistry metrics;
     private final com.codahale.metrics.Histogram rowsOut;
@@ -50,7 +60,10 @@ public final class QueryService {
 
     public QueryService(MetadataCache cache, Guarding guarding, Masking masking, ResponseCache responses,
             ConnectionRegistry connections, EventLog events, ObjectMapper mapper, Clock clock, long maxRows,
-            long maxSqlLength, MetricRegistry metrics) {
+            long maxSqlLength, MetricRegistry metrics, FormatsConfig output) {
+        this.paging = output.paging();
+        this.writerOptions = output.writerOptions();
+        this.streamMaxRows = output.getStreamMaxRows();
         this.cache = cache;
         this.guarding = guarding;
         this.masking = masking;
@@ -83,7 +96,7 @@ public final class QueryService {
      * @param jsonParams parameters from a JSON body ({@code params}), or null
      */
     public CallResult runSaved(Caller caller, String name, String versionText, Map<String, String> textParams,
-            JsonNode jsonParams, String connectionOverride, String timeoutText, String requestId) {
+            JsonNode jsonParams, String connectionOverride, String timeoutText, String requestId, OutputRequest out) {
         long start = System.nanoTime();
         Long queryId = null;
         Integer version = null;
@@ -121,26 +134,31 @@ public final class QueryService {
             Masking.Plan mask = maskPlan(caller, connection, resolved.sql().jdbcSql(), verdict);
             int ttl = resolved.version().cacheTtl();
             String cacheKey = null;
-            if (ttl > 0 && verdict.isRead()) {
-                cacheKey = cacheKey(resolved, connectionName, values, mask);
+            if (ttl > 0 && verdict.isRead() && !out.stream()) {
+                cacheKey = cacheKey(resolved, connectionName, values, mask, out);
                 var hit = responses.get(cacheKey);
                 if (hit.isPresent()) {
                     cacheHits.inc();
                     CallResult result = new CallResult(hit.get().body(), hit.get().rows(), false, connectionName,
-                            "HIT", hit.get().etag(), ttl);
+                            "HIT", hit.get().etag(), ttl, out.format().contentType(),
+                            out.format().contentDisposition(out.baseName(), false), hit.get().headers(), null);
                     record(name, caller, requestId, queryId, version, null, connectionName, 200, result.rows(),
                             result.body().length, null, start);
                     return result;
                 }
                 cacheMisses.inc();
             }
+            Call call = new Call(name, caller, requestId, queryId, version, null, start);
             CallResult result = execute(connection, resolved.sql().jdbcSql(), parameters, verdict, mask, timeout,
-                    requestId, pinnedSchema(caller, connection));
+                    requestId, pinnedSchema(caller, connection), out, call);
+            if (result.stream() != null) {
+                return result;
+            }
             if (cacheKey != null) {
                 String etag = etag(result.body());
                 if (!result.truncated()) {
                     responses.put(cacheKey, new CachedResponse(result.body(), etag, result.rows(),
-                            clock.millis() + ttl * 1000L));
+                            clock.millis() + ttl * 1000L, result.headers()));
                 }
                 result = result.cached("MISS", etag, ttl);
             }
@@ -159,7 +177,7 @@ public final class QueryService {
 
     /** Runs ad-hoc SQL on a named connection; reads only. */
     public CallResult runAdHoc(Caller caller, String sql, JsonNode params, String connectionName, String timeoutText,
-            String requestId) {
+            String requestId, OutputRequest out) {
         long start = System.nanoTime();
         Long sqlHash = sql == null ? null : sqlHash(sql);
         try {
@@ -183,8 +201,12 @@ public final class QueryService {
             List<Parameter> parameters = ParamRules.bindAdHoc(text.markers(), params);
             Duration timeout = Timeouts.effective(connection.timeout(), timeoutText);
             Masking.Plan mask = maskPlan(caller, connection, text.jdbcSql(), verdict);
+            Call call = new Call(null, caller, requestId, null, null, sqlHash, start);
             CallResult result = execute(connection, text.jdbcSql(), parameters, verdict, mask, timeout, requestId,
-                    pinnedSchema(caller, connection));
+                    pinnedSchema(caller, connection), out, call);
+            if (result.stream() != null) {
+                return result;
+            }
             record(null, caller, requestId, null, null, sqlHash, connectionName, 200, result.rows(), result.body().length,
                     null, start);
             return result;
@@ -207,10 +229,11 @@ public final class QueryService {
 
     /** Query, version, connection, format, parameter values and the caller's masking rules decide the body. */
     private static String cacheKey(Resolved resolved, String connection, Map<String, Object> values,
-            Masking.Plan mask) {
+            Masking.Plan mask, OutputRequest out) {
         StringBuilder sb = new StringBuilder(128);
         sb.append(resolved.query().id()).append('|').append(resolved.version().version()).append('|')
-                .append(connection).append("|json|");
+                .append(connection).append('|').append(out.format().formatName()).append('|')
+                .append(out.page().map(p -> p.page() + "x" + p.pageSize()).orElse("-")).append('|');
         new java.util.TreeMap<>(values).forEach((k, v) -> sb.append(k).append('=')
                 .append(v == null ? "\u0000" : v.getClass().getSimpleName() + ":" + v).append('\u0001'));
         sb.append('|').append(mask.actions());
@@ -238,17 +261,133 @@ public final class QueryService {
         return Guarding.restricted(caller) ? connection.namespace().schema() : null;
     }
 
+    /** Who and what a call is, for its event when it ends (streams end after the response began). */
+    private record Call(String queryName, Caller caller, String requestId, Long queryId, Integer version,
+            Long sqlHash, long startNanos) {}
+
     private CallResult execute(Connection connection, String sql, List<Parameter> parameters, GuardResult verdict,
-            Masking.Plan mask, Duration timeout, String requestId, String schema) {
+            Masking.Plan mask, Duration timeout, String requestId, String schema, OutputRequest out, Call call) {
         AccessMode mode = verdict.isRead() ? AccessMode.READ : AccessMode.WRITE;
-        QueryRequest request = new QueryRequest(sql, parameters, mode, timeout, maxRows, false, requestId, schema);
-        JsonRowWriter writer = new JsonRowWriter();
-        QueryStats stats = connection.dialect().execute(request, masking.apply(mask, writer));
-        byte[] body = writer.finish();
-        if (mode == AccessMode.WRITE && !writer.hasColumns() && stats.updateCount() >= 0) {
-            body = ("{\"rows_affected\":" + stats.updateCount() + "}").getBytes(StandardCharsets.UTF_8);
+        if (out.stream()) {
+            if (mode != AccessMode.READ) {
+                throw ApiException.forbidden("read_only", "Streams are reads only.");
+            }
+            return stream(connection, sql, parameters, mask, timeout, requestId, schema, out, call);
         }
-        return new CallResult(body, stats.rows(), stats.truncated(), connection.name());
+        String runSql = sql;
+        PageSink pager = null;
+        if (out.page().isPresent()) {
+            if (mode != AccessMode.READ) {
+                throw ApiException.badRequest("invalid_paging", "Only reads can be paged.");
+            }
+            PagedSql paged = paging.rewrite(sql, out.page().get(), connection.family().name().toLowerCase(
+                    java.util.Locale.ROOT));
+            runSql = paged.sql();
+            pager = null;
+            QueryRequest request = new QueryRequest(runSql, parameters, mode, timeout, maxRows, false, requestId,
+                    schema);
+            java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream(4096);
+            RowWriter writer = out.format().newWriter(buffer, writerOptions);
+            pager = paged.sink(masking.apply(mask, writer));
+            QueryStats stats = connection.dialect().execute(request, pager);
+            writer.finish();
+            return new CallResult(buffer.toByteArray(), pager.rows(), false, connection.name(), null, null, 0,
+                    out.format().contentType(), out.format().contentDisposition(out.baseName(), false),
+                    pager.headers(), null);
+        }
+        QueryRequest request = new QueryRequest(runSql, parameters, mode, timeout, maxRows, false, requestId, schema);
+        java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream(4096);
+        RowWriter writer = out.format().newWriter(buffer, writerOptions);
+        boolean[] resultSet = {false};
+        RowSink sink = masking.apply(mask, writer);
+        QueryStats stats = connection.dialect().execute(request, new RowSink() {
+            @Override
+            public void columns(List<io.queryapigate.dialect.spi.ColumnInfo> columns) {
+                resultSet[0] = !columns.isEmpty();
+                sink.columns(columns);
+            }
+
+            @Override
+            public boolean row(Object[] values) {
+                return sink.row(values);
+            }
+
+            @Override
+            public void onCancellable(Runnable cancel) {
+                sink.onCancellable(cancel);
+            }
+        });
+        if (mode == AccessMode.WRITE && !resultSet[0] && stats.updateCount() >= 0) {
+            return new CallResult(("{\"rows_affected\":" + stats.updateCount() + "}")
+                    .getBytes(StandardCharsets.UTF_8), 0, false, connection.name());
+        }
+        writer.finish();
+        byte[] body = buffer.toByteArray();
+        return new CallResult(body, stats.rows(), stats.truncated(), connection.name(), null, null, 0,
+                out.format().contentType(), out.format().contentDisposition(out.baseName(), false),
+                stats.truncated() ? Map.of("X-Truncated", "true") : Map.of(), null);
+    }
+
+    /**
+     * A streamed export: the rows go from the database's streaming path to the response as they come; a client
+     * that goes away cancels the query; the configured ceiling ends the stream with the format's trailer.
+     */
+    private CallResult stream(Connection connection, String sql, List<Parameter> parameters, Masking.Plan mask,
+            Duration timeout, String requestId, String schema, OutputRequest out, Call call) {
+        long ceiling = streamMaxRows;
+        QueryRequest request = new QueryRequest(sql, parameters, AccessMode.READ, timeout,
+                ceiling > 0 ? ceiling + 1 : Long.MAX_VALUE, true, requestId, schema);
+        CallResult.Body body = os -> {
+            CountingOutputStream counted = new CountingOutputStream(os);
+            RowWriter writer = out.format().newWriter(counted, writerOptions);
+            RowWriter top = ceiling > 0 ? CeilingRowWriter.capped(writer, ceiling) : writer;
+            java.util.concurrent.atomic.AtomicReference<Runnable> cancel = new java.util.concurrent.atomic
+                    .AtomicReference<>();
+            RowSink sink = masking.apply(mask, new RowSink() {
+                @Override
+                public void columns(List<io.queryapigate.dialect.spi.ColumnInfo> columns) {
+                    top.columns(columns);
+                }
+
+                @Override
+                public boolean row(Object[] values) {
+                    try {
+                        return top.row(values);
+                    } catch (java.io.UncheckedIOException gone) {
+                        Runnable c = cancel.get();
+                        if (c != null) {
+                            c.run();
+                        }
+                        throw gone;
+                    }
+                }
+
+                @Override
+                public void onCancellable(Runnable c) {
+                    cancel.set(c);
+                }
+            });
+            try {
+                QueryStats stats = connection.dialect().execute(request, sink);
+                top.finish();
+                if (top instanceof CeilingRowWriter capped && capped.truncated()) {
+                    metrics.counter("streams.truncated").inc();
+                }
+                record(call.queryName(), call.caller(), requestId, call.queryId(), call.version(), call.sqlHash(),
+                        connection.name(), 200, stats.rows(), counted.count(), null, call.startNanos());
+            } catch (DialectException e) {
+                top.abort("query failed: " + e.error().name().toLowerCase(java.util.Locale.ROOT));
+                record(call.queryName(), call.caller(), requestId, call.queryId(), call.version(), call.sqlHash(),
+                        connection.name(), statusOf(e), 0, counted.count(), "stream_" + e.error().name()
+                                .toLowerCase(java.util.Locale.ROOT), call.startNanos());
+            } catch (RuntimeException e) {
+                record(call.queryName(), call.caller(), requestId, call.queryId(), call.version(), call.sqlHash(),
+                        connection.name(), 499, 0, counted.count(), "client_gone", call.startNanos());
+                throw e;
+            }
+        };
+        return new CallResult(null, 0, false, connection.name(), null, null, 0, out.format().contentType(),
+                out.format().contentDisposition(out.baseName(), true), Map.of(), body);
     }
 
     /** Finds the saved query and the version to run; drafts are visible to administrators only. */
@@ -297,6 +436,11 @@ public final class QueryService {
 
     static boolean backslashEscapes(Connection connection) {
         return connection.family() == SqlDialectFamily.MYSQL || connection.family() == SqlDialectFamily.CLICKHOUSE;
+    }
+
+    /** The paging rules, for parsing a request's page and page_size. */
+    public Paging paging() {
+        return paging;
     }
 
     public Optional<Connection> findConnection(String name) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.core.CallResult;
+import io.queryapigate.core.OutputRequest;
 import io.queryapigate.core.QueryService;
 import io.queryapigate.http.RequestIds;
 import jakarta.servlet.http.HttpServletRequest;
@@ -19,9 +20,10 @@ import java.util.Set;
 
 /** {@code POST /execute_sql}: ad-hoc SQL with named parameters, for keys allowed ad-hoc SQL. */
 @Path("/execute_sql")
-@Produces(MediaType.APPLICATION_JSON)
+@Produces(MediaType.WILDCARD)
 public class ExecuteSqlResource {
-    private static final Set<String> FIELDS = Set.of("sql", "params", "connection_name", "timeout", "format");
+    private static final Set<String> FIELDS = Set.of("sql", "params", "connection_name", "timeout", "format", "page",
+            "page_size", "stream");
 
     private final QueryService queries;
 
@@ -36,8 +38,9 @@ public class ExecuteSqlResource {
         Body body = Body.of(bodyNode, true, FIELDS);
         String timeout = body.numberText("timeout") != null ? body.numberText("timeout")
                 : QueryResource.first(uri.getQueryParameters(), "timeout");
+        OutputRequest out = QueryResource.output(body, uri.getQueryParameters(), request, "result", queries);
         CallResult result = queries.runAdHoc(caller, body.text("sql"), body.object("params"),
-                body.text("connection_name"), timeout, RequestIds.of(request));
+                body.text("connection_name"), timeout, RequestIds.of(request), out);
         return QueryResource.ok(result);
     }
 }

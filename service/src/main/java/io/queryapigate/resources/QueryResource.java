@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.core.CallResult;
+import io.queryapigate.core.OutputRequest;
 import io.queryapigate.core.QueryService;
 import io.queryapigate.http.RequestIds;
 import jakarta.servlet.http.HttpServletRequest;
@@ -17,6 +18,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
 import jakarta.ws.rs.core.UriInfo;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,13 +27,13 @@ import java.util.Set;
 
 /** {@code GET|POST /q/{name}}: runs a saved query. */
 @Path("/q/{name}")
-@Produces(MediaType.APPLICATION_JSON)
+@Produces(MediaType.WILDCARD)
 public class QueryResource {
     /** Query-string arguments that are never parameters. */
     static final Set<String> RESERVED = Set.of("format", "page", "page_size", "connection_name", "version", "timeout",
             "stream");
     private static final Set<String> BODY_FIELDS = Set.of("params", "connection_name", "version", "timeout",
-            "format");
+            "format", "page", "page_size", "stream");
 
     private final QueryService queries;
 
@@ -43,8 +45,10 @@ public class QueryResource {
     public Response get(@Auth Caller caller, @PathParam("name") String name, @Context UriInfo uri,
             @Context HttpServletRequest request) {
         MultivaluedMap<String, String> args = uri.getQueryParameters();
+        OutputRequest out = OutputRequest.parse(first(args, "format"), request.getHeader("Accept"),
+                first(args, "page"), first(args, "page_size"), first(args, "stream"), name, queries.paging());
         CallResult result = queries.runSaved(caller, name, first(args, "version"), textParams(args), null,
-                first(args, "connection_name"), first(args, "timeout"), RequestIds.of(request));
+                first(args, "connection_name"), first(args, "timeout"), RequestIds.of(request), out);
         return ok(result, request.getHeader("If-None-Match"));
     }
 
@@ -58,8 +62,9 @@ public class QueryResource {
         String connection = body.text("connection_name") != null ? body.text("connection_name")
                 : first(args, "connection_name");
         String timeout = body.numberText("timeout") != null ? body.numberText("timeout") : first(args, "timeout");
+        OutputRequest out = output(body, args, request, name, queries);
         CallResult result = queries.runSaved(caller, name, version, textParams(args), body.object("params"),
-                connection, timeout, RequestIds.of(request));
+                connection, timeout, RequestIds.of(request), out);
         return ok(result, request.getHeader("If-None-Match"));
     }
 
@@ -67,16 +72,32 @@ public class QueryResource {
         return ok(result, null);
     }
 
+    /** The output request of a POST: body fields win over query-string arguments. */
+    static OutputRequest output(Body body, MultivaluedMap<String, String> args, HttpServletRequest request,
+            String baseName, QueryService queries) {
+        String format = body.text("format") != null ? body.text("format") : first(args, "format");
+        String page = body.numberText("page") != null ? body.numberText("page") : first(args, "page");
+        String pageSize = body.numberText("page_size") != null ? body.numberText("page_size")
+                : first(args, "page_size");
+        String stream = body.get("stream") != null ? body.get("stream").asText() : first(args, "stream");
+        return OutputRequest.parse(format, request.getHeader("Accept"), page, pageSize, stream, baseName,
+                queries.paging());
+    }
+
     static Response ok(CallResult result, String ifNoneMatch) {
         Response.ResponseBuilder r;
-        if (result.etag() != null && ifNoneMatch != null && matches(ifNoneMatch, result.etag())) {
+        if (result.stream() != null) {
+            StreamingOutput body = result.stream()::writeTo;
+            r = Response.ok(body, result.contentType());
+        } else if (result.etag() != null && ifNoneMatch != null && matches(ifNoneMatch, result.etag())) {
             r = Response.notModified();
         } else {
-            r = Response.ok(result.body(), MediaType.APPLICATION_JSON_TYPE);
+            r = Response.ok(result.body(), result.contentType());
         }
-        if (result.truncated()) {
-            r.header("X-Truncated", "true");
+        if (result.contentDisposition() != null) {
+            r.header("Content-Disposition", result.contentDisposition());
         }
+        result.headers().forEach(r::header);
         if (result.cache() != null) {
             r.header("X-Cache", result.cache());
             r.header("ETag", result.etag());
