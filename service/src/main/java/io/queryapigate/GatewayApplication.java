@@ -107,8 +107,14 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         ConnectionRegistry connections = ConnectionRegistry.create(dialects, config.getConnections(), serverTimeout,
                 config.getLimits().getMaxRows(), home);
         environment.lifecycle().manage(connections);
-        connections.all().values().forEach(c -> environment.healthChecks().register("connection." + c.name(),
-                new DialectHealthCheck(c.dialect(), Duration.ofSeconds(5))));
+        connections.all().values().forEach(c -> {
+            environment.healthChecks().register("connection." + c.name(),
+                    new DialectHealthCheck(c.dialect(), Duration.ofSeconds(5)));
+            for (String metric : c.dialect().metrics().keySet()) {
+                environment.metrics().gauge("connections." + c.name() + "." + metric,
+                        () -> () -> c.dialect().metrics().getOrDefault(metric, 0));
+            }
+        });
 
         EventLog events = new EventLog(store.jdbi(), config.getEvents().getQueueCapacity(),
                 Duration.ofMillis(config.getEvents().getFlushInterval().toMilliseconds()),

@@ -104,4 +104,12 @@ class IsolatingServicesTest {
                 "SELECT current_setting('search_path') AS path", "connection_name", "pg")));
         assertThat(admin.json().get(0).get("path").asText()).isEqualTo("\"$user\", public");
     }
+
+    @Test
+    void poolGaugesArePublished() {
+        var gauges = APP.getEnvironment().metrics().getGauges();
+        assertThat(gauges).containsKeys("connections.pg.pool.active", "connections.pg.pool.total",
+                "connections.crm.pool.idle", "connections.crm.pool.waiting");
+        assertThat(((Number) gauges.get("connections.pg.pool.total").getValue()).intValue()).isPositive();
+    }
 }

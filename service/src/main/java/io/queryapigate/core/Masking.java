@@ -216,8 +216,12 @@ public final class Masking {
                 "This API key has masked columns and the query's use of them cannot be traced: " + why + ".");
     }
 
-    /** Wraps a sink so masked columns are replaced before any format sees them. */
-    public RowSink apply(Plan plan, RowSink delegate) {
+    /**
+     * Wraps a sink so masked columns are replaced before any format sees them (and JSON-typed columns arrive as
+     * nested values, see {@link JsonColumns}).
+     */
+    public RowSink apply(Plan plan, RowSink target) {
+        RowSink delegate = JsonColumns.wrap(target);
         if (plan.isEmpty()) {
             return delegate;
         }

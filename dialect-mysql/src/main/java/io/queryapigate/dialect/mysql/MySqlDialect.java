@@ -196,6 +196,15 @@ public final class MySqlDialect implements Dialect {
     }
 
     @Override
+    public java.util.Map<String, Number> metrics() {
+        HikariPool writes = writePool;
+        return java.util.Map.of("pool.active", readPool.getActiveConnections(), "pool.idle",
+                readPool.getIdleConnections(), "pool.total", readPool.getTotalConnections(), "pool.waiting",
+                readPool.getThreadsAwaitingConnection(), "write_pool.total",
+                writes == null ? 0 : writes.getTotalConnections());
+    }
+
+    @Override
     public String sqlFamily() {
         return "mysql";
     }

@@ -184,6 +184,12 @@ public final class PostgresDialect implements Dialect {
         return "postgres";
     }
 
+    @Override
+    public java.util.Map<String, Number> metrics() {
+        return java.util.Map.of("pool.active", pool.getActiveConnections(), "pool.idle", pool.getIdleConnections(),
+                "pool.total", pool.getTotalConnections(), "pool.waiting", pool.getThreadsAwaitingConnection());
+    }
+
     /** The URL's database, and {@code public}: the first schema of PostgreSQL's default search_path. */
     @Override
     public TableNamespace defaultNamespace() {

@@ -54,6 +54,17 @@ public interface Dialect extends AutoCloseable {
     }
 
     /**
+     * Live figures about the dialect's sessions for the service's metrics, such as {@code pool.active}, {@code
+     * pool.idle}, {@code pool.total} and {@code pool.waiting}. Called from the metrics reporter's thread at any time;
+     * must be cheap and must not block. The set of names must not change after creation.
+     *
+     * @return name to current value; empty by default
+     */
+    default java.util.Map<String, Number> metrics() {
+        return java.util.Map.of();
+    }
+
+    /**
      * Runs one statement and pushes its result into {@code sink}, row by row, without buffering the whole result.
      *
      * <p>The dialect applies the request's time limit (on the database side wherever the engine allows), binds
