@@ -66,7 +66,7 @@ public final class ApiKeyAuthFilter extends AuthFilter<String, Caller> {
             return false;
         }
         for (String entry : allowed) {
-            if (IpRange.parse(entry).contains(client)) {
+            if (IpRange.of(entry).contains(client)) {
                 return true;
             }
         }

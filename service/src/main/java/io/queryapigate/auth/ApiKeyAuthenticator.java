@@ -44,23 +44,28 @@ public final class ApiKeyAuthenticator implements Authenticator<String, Caller> 
         if (MessageDigest.isEqual(hash, adminHash)) {
             return Optional.of(new Caller(Caller.ADMIN_KEY_ID, "admin", true, ALL));
         }
-        Optional<ApiKeyRow> row = keys.keyByHash(java.util.HexFormat.of().formatHex(hash));
-        if (row.isEmpty() || !row.get().active() || expired(row.get().expiresAt())) {
+        Optional<Key> key = keys.keyByHash(java.util.HexFormat.of().formatHex(hash), this::load);
+        if (key.isEmpty() || key.get().caller() == null || !key.get().active() || expired(key.get().expiresAt())) {
             return Optional.empty();
         }
+        return Optional.of(key.get().caller());
+    }
+
+    /** A stored key as the hot path needs it: grants parsed once per metadata-cache load. */
+    private record Key(Caller caller, boolean active, LocalDate expiresAt) {}
+
+    private Key load(ApiKeyRow row) {
         try {
-            Grants grants = mapper.readValue(row.get().grants(), Grants.class);
-            return Optional.of(new Caller(row.get().id(), row.get().name(), false, grants));
+            Grants grants = mapper.readValue(row.grants(), Grants.class);
+            return new Key(new Caller(row.id(), row.name(), false, grants), row.active(),
+                    row.expiresAt() == null ? null : LocalDate.parse(row.expiresAt()));
         } catch (IOException e) {
-            LOG.error("API key {} has unreadable grants; refusing it", row.get().name(), e);
-            return Optional.empty();
+            LOG.error("API key {} has unreadable grants; refusing it", row.name(), e);
+            return new Key(null, false, null);
         }
     }
 
-    private boolean expired(String expiresAt) {
-        if (expiresAt == null) {
-            return false;
-        }
-        return LocalDate.now(clock.withZone(ZoneOffset.UTC)).isAfter(LocalDate.parse(expiresAt));
+    private boolean expired(LocalDate expiresAt) {
+        return expiresAt != null && LocalDate.now(clock.withZone(ZoneOffset.UTC)).isAfter(expiresAt);
     }
 }

@@ -9,6 +9,21 @@ public record IpRange(byte[] network, int prefix) {
     private static final Pattern V4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
     private static final Pattern V6 = Pattern.compile("[0-9A-Fa-f:.]+(%[A-Za-z0-9]+)?");
 
+    private static final java.util.concurrent.ConcurrentMap<String, IpRange> PARSED =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** {@link #parse}, remembered: a key's ranges are checked on every call it makes. */
+    public static IpRange of(String text) {
+        IpRange r = PARSED.get(text);
+        if (r == null) {
+            r = parse(text);
+            if (PARSED.size() < 10_000) {
+                PARSED.put(text, r);
+            }
+        }
+        return r;
+    }
+
     /**
      * Parses {@code 10.0.0.0/8}, {@code 192.168.1.7}, {@code 2001:db8::/32} or {@code ::1}.
      *

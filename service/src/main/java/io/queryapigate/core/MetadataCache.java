@@ -21,7 +21,7 @@ import java.util.function.Function;
 public final class MetadataCache {
     private final Store store;
     private final boolean enabled;
-    private final Cache<String, Optional<ApiKeyRow>> keys;
+    private final Cache<String, Optional<Object>> keys;
     private final Cache<String, Optional<SavedQueryRow>> queries;
     private final Cache<Long, Object> versions;
     private final Counter storeReads;
@@ -37,8 +37,12 @@ public final class MetadataCache {
         this.storeReads = metrics.counter("store.reads");
     }
 
-    public Optional<ApiKeyRow> keyByHash(String hash) {
-        return get(keys, hash, h -> store.keys().findByHash(h));
+    /**
+     * The key with this hash, with what the caller derives from its row (parsed grants), computed once per load.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> Optional<T> keyByHash(String hash, Function<ApiKeyRow, T> derive) {
+        return (Optional<T>) get(keys, hash, h -> store.keys().findByHash(h).map(derive));
     }
 
     public Optional<SavedQueryRow> queryByName(String name) {

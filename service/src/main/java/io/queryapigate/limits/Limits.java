@@ -44,7 +44,7 @@ public final class Limits {
         }
         String bucket = "key:" + caller.keyId();
         if (caller.grants().rateLimit() != null) {
-            Limiter.Decision d = limiter.tryAcquire(bucket, Rate.parse(caller.grants().rateLimit()));
+            Limiter.Decision d = limiter.tryAcquire(bucket, Rate.of(caller.grants().rateLimit()));
             request.setProperty(KEY_DECISION, d);
             if (!d.allowed()) {
                 rejections.inc();
@@ -52,7 +52,7 @@ public final class Limits {
             }
         }
         if (caller.grants().quota() != null) {
-            Limiter.Decision d = limiter.tryQuota(bucket, Rate.parse(caller.grants().quota()));
+            Limiter.Decision d = limiter.tryQuota(bucket, Rate.of(caller.grants().quota()));
             if (!d.allowed()) {
                 rejections.inc();
                 throw ApiException.rateLimited("The quota of this API key (" + caller.grants().quota()

@@ -10,6 +10,21 @@ public record Rate(long count, Duration period, String text) {
     private static final Pattern FORM = Pattern.compile("\\s*(\\d{1,9})\\s*/\\s*(second|minute|hour|day|month)s?\\s*",
             Pattern.CASE_INSENSITIVE);
 
+    private static final java.util.concurrent.ConcurrentMap<String, Rate> PARSED =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** {@link #parse}, remembered: rates come from a handful of key settings and are read on every call. */
+    public static Rate of(String text) {
+        Rate r = PARSED.get(text);
+        if (r == null) {
+            r = parse(text);
+            if (PARSED.size() < 10_000) {
+                PARSED.put(text, r);
+            }
+        }
+        return r;
+    }
+
     /**
      * Parses {@code N/second|minute|hour|day|month} (plural allowed); {@code month} is 30 days.
      *
