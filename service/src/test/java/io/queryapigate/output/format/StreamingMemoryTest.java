@@ -8,15 +8,14 @@ import java.math.BigDecimal;
 import java.sql.JDBCType;
 import java.time.LocalDateTime;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Streams 2,000,000 rows per streamable format into a discarding stream and checks that the heap does not grow
- * with the row count (measured after full GCs at checkpoints). {@code -Dqag.bench=true} also runs the 1M-row
- * throughput figures for every format.
+ * with the row count (measured after full GCs at checkpoints). Its {@code main} prints the 1M-row throughput of every
+ * format (a benchmark, not a test).
  */
 class StreamingMemoryTest {
     static final List<ColumnInfo> COLUMNS = List.of(
@@ -106,12 +105,12 @@ class StreamingMemoryTest {
         assertThat(r[2]).as("heap growth of %s", format).isLessThan(limit);
     }
 
-    @ParameterizedTest
-    @EnumSource(OutputFormat.class)
-    void throughputOfOneMillionRows(OutputFormat format) {
-        Assumptions.assumeTrue(Boolean.getBoolean("qag.bench"), "benchmark: run with -Dqag.bench=true");
-        stream(format, 100_000, false); // warm-up
-        long[] r = stream(format, 1_000_000, false);
-        System.out.printf("BENCH %-8s 1M rows: %,d rows/s, %,d bytes%n", format, r[0], r[1]);
+    /** Throughput of each writer for 1M rows: a benchmark, run by hand (not a test), see docs/formats.md. */
+    public static void main(String[] args) {
+        for (OutputFormat format : OutputFormat.values()) {
+            stream(format, 100_000, false); // warm-up
+            long[] r = stream(format, 1_000_000, false);
+            System.out.printf("BENCH %-8s 1M rows: %,d rows/s, %,d bytes%n", format, r[0], r[1]);
+        }
     }
 }
