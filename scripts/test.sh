@@ -4,7 +4,8 @@
 #   2. installs/starts PostgreSQL, MariaDB, Redis, ClickHouse and Trino (scripts/test-services.sh start),
 #   3. exports the servers' addresses from the env file it writes (a QAG_* variable already set in the
 #      environment wins over the file),
-#   4. runs ./mvnw -B -ntp verify with any extra arguments, and exits with Maven's status.
+#   4. runs ./mvnw -B -ntp verify with any extra arguments, then (without extra arguments) the benchmark harness's
+#      smoke run, and exits non-zero when either fails.
 # Works from any directory:  scripts/test.sh [extra maven args, e.g. -pl service -am]
 # Knobs: QAG_TEST_SERVICES (list passed to SERVICES, default all five), QAG_SKIP_SERVICES=1 (start nothing),
 #        QAG_ENV_FILE (default /tmp/qag-test-services.env).
@@ -38,4 +39,11 @@ fi
 echo "test.sh: server settings for the tests:"
 env | grep '^QAG_' | grep -v '^QAG_ENV_FILE=' | sort | sed 's/^/  /'
 
-exec ./mvnw -B -ntp verify "$@"
+./mvnw -B -ntp verify "$@" || exit $?
+
+# The benchmark harness's smoke (every block for 2 s) so it cannot rot; skipped when Maven got extra arguments
+# (a partial build) or with QAG_SKIP_BENCH_SMOKE=1.
+if [ $# -eq 0 ] && [ "${QAG_SKIP_BENCH_SMOKE:-0}" != 1 ] && [ -x benchmarks/run-smoke.sh ]; then
+  echo "test.sh: benchmark smoke"
+  benchmarks/run-smoke.sh || { echo "test.sh: the benchmark smoke failed" >&2; exit 1; }
+fi

@@ -1,0 +1,198 @@
+package io.queryapigate.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import net.sourceforge.argparse4j.ArgumentParsers;
+import net.sourceforge.argparse4j.impl.Arguments;
+import net.sourceforge.argparse4j.inf.ArgumentParser;
+import net.sourceforge.argparse4j.inf.ArgumentParserException;
+import net.sourceforge.argparse4j.inf.Namespace;
+import net.sourceforge.argparse4j.inf.Subparser;
+import net.sourceforge.argparse4j.inf.Subparsers;
+
+/**
+ * queryapigate-benchmarks: setup | run | report | teardown. See docs/PERFORMANCE.md.
+ *
+ * <pre>
+ * java -jar benchmarks/target/queryapigate-benchmarks.jar setup --warehouses 2
+ * java -jar benchmarks/target/queryapigate-benchmarks.jar run [--smoke] [--blocks direct,gateway,...]
+ * java -jar benchmarks/target/queryapigate-benchmarks.jar report [--results DIR] [--docs docs/PERFORMANCE.md]
+ * java -jar benchmarks/target/queryapigate-benchmarks.jar teardown
+ * </pre>
+ */
+public final class BenchCli {
+    private BenchCli() {}
+
+    public static void main(String[] args) {
+        ArgumentParser p = ArgumentParsers.newFor("queryapigate-benchmarks").build()
+                .description("The six-service MariaDB case: MariaDB directly, QueryAPIGate and the Python original.");
+        p.addArgument("--mysql-host").setDefault("127.0.0.1").help("MariaDB host (loopback only)");
+        p.addArgument("--mysql-port").type(Integer.class).setDefault(3306);
+        p.addArgument("--admin-user").setDefault("test").help("a MariaDB user that may create databases and users");
+        p.addArgument("--admin-password").setDefault("test");
+        p.addArgument("--prefix").setDefault("qag_bench_").help("database name prefix: PREFIXorg, PREFIXcrm, ...");
+        p.addArgument("--reader-user").setDefault("qag_bench_ro").help("the read-only user the gateways connect as");
+        p.addArgument("--reader-password").setDefault("qag-bench-read-only");
+        p.addArgument("--repo").setDefault(".").help("the repository root (paths below are relative to it)");
+        Subparsers subs = p.addSubparsers().dest("command");
+
+        Subparser setup = subs.addParser("setup").help("create and load the six databases and the read-only user");
+        setup.addArgument("--warehouses").type(Integer.class).setDefault(2);
+        setup.addArgument("--load-threads").type(Integer.class).setDefault(3).help("parallel loader connections");
+        setup.addArgument("--keep-buffer-pool").action(Arguments.storeTrue())
+                .help("don't raise InnoDB's buffer pool when the data does not fit (by default it is raised to"
+                        + " 2.5x the data, and teardown restores it)");
+        setup.addArgument("--no-wrk").action(Arguments.storeTrue()).help("don't install wrk when it is missing");
+
+        Subparser run = subs.addParser("run").help("run the blocks, round by round");
+        run.addArgument("--smoke").action(Arguments.storeTrue())
+                .help("one round, every block for 2 s (skips the Python original unless --with-python)");
+        run.addArgument("--blocks").setDefault("all")
+                .help("comma list of " + Runner.BLOCKS + " (or 1-9); default all");
+        run.addArgument("--rounds").type(Integer.class).setDefault(5);
+        run.addArgument("--duration").type(Integer.class).setDefault(10).help("seconds per throughput cell");
+        run.addArgument("--single-duration").type(Integer.class).help("seconds per single-caller cell (default: --duration)");
+        run.addArgument("--warmup").type(Integer.class).setDefault(2).help("seconds of warm-up before each cell");
+        run.addArgument("--start-warmup").type(Integer.class).setDefault(6)
+                .help("seconds of warm-up after each gateway start, spread over its queries");
+        run.addArgument("--out").help("results directory (default benchmarks/results/<date>)");
+        run.addArgument("--jar").setDefault("service/target/queryapigate.jar").help("QueryAPIGate's fat jar");
+        run.addArgument("--with-python").action(Arguments.storeTrue()).help("measure the Python original in --smoke too");
+        run.addArgument("--python-venv").setDefault(System.getProperty("user.home")
+                + "/.cache/queryapigate-bench/pyvenv-0.43.0");
+        run.addArgument("--gateway-cpus").setDefault("1");
+        run.addArgument("--load-cpus").setDefault("0");
+        run.addArgument("--db-cpus").setDefault("0");
+        run.addArgument("--no-pin-db").action(Arguments.storeTrue()).help("leave mariadbd's CPU affinity alone");
+        run.addArgument("--count-calls").type(Integer.class).setDefault(1000).help("calls per query in block 4");
+        run.addArgument("--urls").type(Integer.class).setDefault(200_000).help("URLs per generated URL file");
+        run.addArgument("--pool-size").type(Integer.class).setDefault(8)
+                .help("QueryAPIGate's connection poolSize (8, the default; platform pools of N threads get at most"
+                        + " N + 2)");
+        run.addArgument("--thread-pools").setDefault("1,2,4,8,32").help("request threads of the platform pools");
+        run.addArgument("--no-report").action(Arguments.storeTrue());
+
+        Subparser report = subs.addParser("report").help("Markdown tables from results.jsonl");
+        report.addArgument("--results").help("a results directory or results.jsonl (default: the newest)");
+        report.addArgument("--docs").help("also regenerate the tables in this file (docs/PERFORMANCE.md)");
+
+        subs.addParser("teardown").help("drop the six databases and the read-only user");
+
+        Namespace ns;
+        try {
+            ns = p.parseArgs(args);
+        } catch (ArgumentParserException e) {
+            p.handleError(e);
+            System.exit(2);
+            return;
+        }
+        try {
+            System.exit(dispatch(ns, args));
+        } catch (Exception e) {
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static int dispatch(Namespace ns, String[] args) throws Exception {
+        Path repo = Path.of(ns.getString("repo")).toAbsolutePath().normalize();
+        BenchSettings s = BenchSettings.from(ns);
+        if (!List.of("127.0.0.1", "localhost", "::1").contains(s.host())) {
+            throw new IllegalArgumentException("--mysql-host: loopback only (127.0.0.1), not " + s.host());
+        }
+        switch (ns.getString("command")) {
+            case "setup" -> {
+                if (!ns.getBoolean("no_wrk")) {
+                    System.err.println(Wrk.ensureInstalled());
+                }
+                Tpcc t = new Tpcc(s);
+                Map<String, Object> info = t.setup(ns.getInt("warehouses"));
+                @SuppressWarnings("unchecked")
+                long bytes = ((Number) ((Map<String, Object>) info.get("tables")).get("total_bytes")).longValue();
+                if (!ns.getBoolean("keep_buffer_pool")) {
+                    info.putAll(t.fitBufferPool(bytes, stateFile()));
+                }
+                t.warm();
+                System.out.println(Http.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(info));
+                return 0;
+            }
+            case "teardown" -> {
+                Tpcc t = new Tpcc(s);
+                t.teardown();
+                System.err.println(t.restoreBufferPool(stateFile()));
+                System.err.println("dropped " + Tpcc.SERVICES.stream().map(x -> s.prefix() + x).toList() + " and "
+                        + s.readerUser());
+                return 0;
+            }
+            case "report" -> {
+                String r = ns.getString("results");
+                Path jsonl = r == null ? Report.latest(repo.resolve("benchmarks/results")) : Path.of(r);
+                if (Files.isDirectory(jsonl)) {
+                    jsonl = jsonl.resolve("results.jsonl");
+                }
+                writeReport(jsonl, ns.getString("docs") == null ? null : repo.resolve(ns.getString("docs")));
+                return 0;
+            }
+            case "run" -> {
+                return run(ns, s, repo, args);
+            }
+            default -> throw new IllegalStateException(ns.getString("command"));
+        }
+    }
+
+    static Path stateFile() {
+        return Path.of(System.getProperty("user.home"), ".cache", "queryapigate-bench", "mariadb-state.json");
+    }
+
+    static void writeReport(Path jsonl, Path docs) throws Exception {
+        Report rep = new Report(jsonl);
+        Path md = jsonl.resolveSibling("report.md");
+        Files.writeString(md, rep.document());
+        System.err.println("wrote " + md);
+        if (docs != null) {
+            Report.updateDocs(docs, rep.tables());
+            System.err.println("updated the generated tables in " + docs);
+        }
+    }
+
+    private static int run(Namespace ns, BenchSettings s, Path repo, String[] args) throws Exception {
+        boolean smoke = ns.getBoolean("smoke");
+        int duration = smoke ? 2 : ns.getInt("duration");
+        Integer single = ns.getInt("single_duration");
+        List<Integer> pools = Arrays.stream(ns.getString("thread_pools").split(",")).map(String::trim)
+                .map(Integer::parseInt).toList();
+        if (smoke && pools.size() > 2) {
+            // the smoke only proves the code paths: the smallest and the largest platform pool
+            pools = List.of(pools.get(0), pools.get(pools.size() - 1));
+        }
+        Path out = ns.getString("out") != null ? repo.resolve(ns.getString("out"))
+                : repo.resolve("benchmarks/results/" + LocalDate.now());
+        Runner.Options o = new Runner.Options(smoke ? 1 : ns.getInt("rounds"), duration,
+                smoke ? 2 : single == null ? duration : single, smoke ? 0 : ns.getInt("warmup"),
+                smoke ? 1 : ns.getInt("start_warmup"), Runner.parseBlocks(ns.getString("blocks")), smoke,
+                ns.getBoolean("with_python"), out, repo.resolve(ns.getString("jar")),
+                Path.of(ns.getString("python_venv")), ns.getString("gateway_cpus"), ns.getString("load_cpus"),
+                ns.getString("db_cpus"), !ns.getBoolean("no_pin_db"), smoke ? 100 : ns.getInt("count_calls"),
+                smoke ? 20_000 : ns.getInt("urls"), ns.getInt("pool_size"), pools,
+                "java -jar benchmarks/target/queryapigate-benchmarks.jar " + String.join(" ", args), repo);
+        if (!Files.exists(o.jar())) {
+            throw new IllegalStateException(o.jar() + " is missing: ./mvnw -q -B -ntp -pl service -am package"
+                    + " -DskipTests");
+        }
+        Files.createDirectories(out);
+        Path jsonl = out.resolve("results.jsonl");
+        int errors;
+        try (Results results = new Results(jsonl)) {
+            errors = new Runner(s, o, results).run();
+        }
+        if (!ns.getBoolean("no_report")) {
+            writeReport(jsonl, null);
+        }
+        System.err.println(errors == 0 ? "run finished: no failures" : "run finished with " + errors + " failure(s)");
+        return errors == 0 ? 0 : 1;
+    }
+}

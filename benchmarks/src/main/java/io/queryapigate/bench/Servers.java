@@ -1,0 +1,343 @@
+package io.queryapigate.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The gateways under test: QueryAPIGate (this repository's jar) and the Python original, each as a process. */
+final class Servers {
+    private Servers() {}
+
+    /** A running gateway with the six queries saved and a reader key. */
+    interface Server extends AutoCloseable {
+        String label();
+
+        String baseUrl();
+
+        String readerKey();
+
+        long pid();
+
+        /** CPU seconds of the gateway's processes. */
+        default double cpuSeconds() {
+            return Procs.treeCpuSeconds(pid());
+        }
+
+        default double rssMiB() {
+            return Procs.rssMiB(pid());
+        }
+
+        /** The store.reads counter, or -1 when the gateway has none. */
+        long storeReads() throws IOException, InterruptedException;
+
+        /** Whatever a report should know about this process's setup. */
+        Map<String, Object> describe();
+
+        @Override
+        void close();
+    }
+
+    static String secret() {
+        byte[] b = new byte[18];
+        new SecureRandom().nextBytes(b);
+        return "bench-" + HexFormat.of().formatHex(b);
+    }
+
+    /** Options of one QueryAPIGate start. */
+    record JavaOptions(String label, String metadataTtl, boolean virtualThreads, Integer requestThreads,
+            String jdbcUrl, int poolSize, String cpus) {}
+
+    static final class JavaGateway implements Server {
+        private final JavaOptions o;
+        private final Path dir;
+        private final Process process;
+        private final int port;
+        private final int adminPort;
+        private final String adminKey = secret();
+        private String readerKey;
+        private final Map<String, Object> described = new LinkedHashMap<>();
+
+        JavaGateway(Path jar, Path runDir, JavaOptions o, BenchSettings s, List<Workload.Query> queries)
+                throws IOException, InterruptedException {
+            this.o = o;
+            this.dir = runDir.resolve("gw-" + o.label() + "-" + System.nanoTime());
+            Files.createDirectories(dir);
+            this.port = Procs.freePort();
+            this.adminPort = Procs.freePort();
+            Path yml = dir.resolve("gateway.yml");
+            Files.writeString(yml, yaml(s));
+            List<String> cmd = new ArrayList<>(List.of("taskset", "-c", o.cpus(), javaBin(), "-jar", jar.toString(),
+                    "server", yml.toString()));
+            this.process = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("gateway.log").toFile()).start();
+            long t0 = System.nanoTime();
+            if (!Http.waitUp(baseUrl() + "/health", process, 180)) {
+                String log = tail(dir.resolve("gateway.log"), 40);
+                close();
+                throw new IllegalStateException("QueryAPIGate (" + o.label() + ") did not start:\n" + log);
+            }
+            described.put("startup_seconds", Tpcc.round3((System.nanoTime() - t0) / 1e9));
+            for (Workload.Query q : queries) {
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("name", q.name());
+                body.put("sql", q.sql());
+                body.put("parameters", q.parameters());
+                body.put("connection_name", "bench");
+                body.put("description", q.description());
+                if (q.cacheTtl() > 0) {
+                    body.put("cache_ttl", q.cacheTtl());
+                }
+                body.put("publish", true);
+                Http.require(Http.post(baseUrl() + "/api/v1/queries", adminKey, body), 201);
+            }
+            Map<String, Object> key = new LinkedHashMap<>();
+            key.put("name", "reader");
+            key.put("queries", queries.stream().map(Workload.Query::name).toList());
+            JsonNode k = Http.require(Http.post(baseUrl() + "/api/v1/api-keys", adminKey, key), 201).json();
+            this.readerKey = k.path("secret").asText();
+            described.put("gateway", "queryapigate-java");
+            described.put("metadata_cache_ttl", o.metadataTtl());
+            described.put("virtual_threads", o.virtualThreads());
+            described.put("request_threads", o.requestThreads());
+            described.put("pool_size", o.poolSize());
+            described.put("cpus", o.cpus());
+        }
+
+        static String javaBin() {
+            return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        }
+
+        private String yaml(BenchSettings s) {
+            StringBuilder y = new StringBuilder();
+            y.append("# written by queryapigate-benchmarks for one measured start (").append(o.label()).append(")\n");
+            y.append("home: ").append(dir.resolve("home")).append('\n');
+            y.append("auth:\n  adminKey: ").append(adminKey).append('\n');
+            y.append("metadataCache:\n  ttl: ").append(o.metadataTtl()).append('\n');
+            y.append("connections:\n  bench:\n    dialect: mysql\n");
+            y.append("    url: ").append(o.jdbcUrl()).append('\n');
+            y.append("    user: ").append(s.readerUser()).append('\n');
+            y.append("    password: ").append(s.readerPassword()).append('\n');
+            y.append("    poolSize: ").append(o.poolSize()).append('\n');
+            y.append("server:\n  enableVirtualThreads: ").append(o.virtualThreads()).append('\n');
+            if (o.requestThreads() != null) {
+                // Jetty's pool also holds 1 acceptor, 1 selector and 1 reserved thread (its ThreadPoolBudget
+                // refuses to start unless maxThreads exceeds those three): N request threads = N + 3
+                int max = o.requestThreads() + 3;
+                y.append("  maxThreads: ").append(max).append('\n');
+                y.append("  minThreads: ").append(max).append('\n');
+            }
+            y.append("  applicationConnectors:\n    - type: http\n      bindHost: 127.0.0.1\n      port: ")
+                    .append(port).append('\n');
+            if (o.requestThreads() != null) {
+                y.append("      acceptorThreads: 1\n      selectorThreads: 1\n");
+            }
+            y.append("  adminConnectors:\n    - type: http\n      bindHost: 127.0.0.1\n      port: ").append(adminPort)
+                    .append('\n');
+            y.append("  requestLog:\n    appenders:\n      - type: console\n        timeZone: UTC\n");
+            y.append("logging:\n  level: INFO\n  loggers:\n    io.queryapigate: INFO\n    org.flywaydb: WARN\n");
+            return y.toString();
+        }
+
+        @Override
+        public String label() {
+            return o.label();
+        }
+
+        @Override
+        public String baseUrl() {
+            return "http://127.0.0.1:" + port;
+        }
+
+        String adminUrl() {
+            return "http://127.0.0.1:" + adminPort;
+        }
+
+        @Override
+        public String readerKey() {
+            return readerKey;
+        }
+
+        @Override
+        public long pid() {
+            return process.pid();
+        }
+
+        /** Dropwizard's metrics as JSON: /metrics/json (builds where /metrics is Prometheus text), else /metrics. */
+        JsonNode metrics() throws IOException, InterruptedException {
+            if (!metricsAtRoot) {
+                Http.Reply r = Http.get(adminUrl() + "/metrics/json", null);
+                if (r.status() == 200) {
+                    return r.json();
+                }
+                metricsAtRoot = true;
+            }
+            return Http.require(Http.get(adminUrl() + "/metrics", null), 200).json();
+        }
+
+        private volatile boolean metricsAtRoot;
+
+        @Override
+        public long storeReads() throws IOException, InterruptedException {
+            JsonNode c = metrics().path("counters").path("store.reads");
+            return c.isMissingNode() ? -1 : c.path("count").asLong();
+        }
+
+        /** Requests being handled right now (Dropwizard's active-requests counter). */
+        long activeRequests() throws IOException, InterruptedException {
+            return metrics().path("counters").path("io.dropwizard.jetty.MutableServletContextHandler.active-requests")
+                    .path("count").asLong();
+        }
+
+        /** Which garbage collector the JVM picked (from the jvm.gc.* gauges). */
+        String gc() throws IOException, InterruptedException {
+            List<String> names = new ArrayList<>();
+            metrics().path("gauges").fieldNames().forEachRemaining(n -> {
+                if (n.startsWith("jvm.gc.") && n.endsWith(".count")) {
+                    names.add(n.substring(7, n.length() - 6));
+                }
+            });
+            return String.join("+", names);
+        }
+
+        @Override
+        public Map<String, Object> describe() {
+            return described;
+        }
+
+        Path dir() {
+            return dir;
+        }
+
+        @Override
+        public void close() {
+            Procs.stop(process, 20);
+        }
+    }
+
+    /** Options of one start of the Python original under gunicorn. */
+    record PythonOptions(String label, int threads, Double metadataCacheTtl, String cpus) {}
+
+    static final class PythonGateway implements Server {
+        private final PythonOptions o;
+        private final Path dir;
+        private final Process process;
+        private final int port;
+        private final String adminKey = secret();
+        private String readerKey;
+        private final Map<String, Object> described = new LinkedHashMap<>();
+
+        PythonGateway(Path venv, Path runDir, PythonOptions o, BenchSettings s, List<Workload.Query> queries)
+                throws IOException, InterruptedException {
+            this.o = o;
+            this.dir = runDir.resolve("py-" + o.label() + "-" + System.nanoTime());
+            Files.createDirectories(dir.resolve("home"));
+            this.port = Procs.freePort();
+            // As the image runs it (Dockerfile CMD + gunicorn_conf.py): one gthread worker, QUERYAPIGATE_THREADS
+            // threads, 120 s timeout, the access log on stdout
+            List<String> cmd = List.of("taskset", "-c", o.cpus(), venv.resolve("bin/gunicorn").toString(),
+                    "-c", "python:queryapigate.gunicorn_conf", "--bind", "127.0.0.1:" + port, "--workers", "1",
+                    "--worker-class", "gthread", "--timeout", "120", "--graceful-timeout", "30",
+                    "queryapigate.app:create_app()");
+            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("gunicorn.log").toFile());
+            Map<String, String> env = pb.environment();
+            env.keySet().removeIf(k -> k.startsWith("QUERYAPIGATE_") || k.startsWith("SQL2API_"));
+            env.put("QUERYAPIGATE_HOME", dir.resolve("home").toString());
+            env.put("QUERYAPIGATE_API_KEY", adminKey);
+            env.put("QUERYAPIGATE_THREADS", Integer.toString(o.threads()));
+            if (o.metadataCacheTtl() != null) {
+                env.put("QUERYAPIGATE_METADATA_CACHE_TTL", Double.toString(o.metadataCacheTtl()));
+            }
+            this.process = pb.start();
+            long t0 = System.nanoTime();
+            if (!Http.waitUp(baseUrl() + "/health", process, 120)) {
+                String log = tail(dir.resolve("gunicorn.log"), 40);
+                close();
+                throw new IllegalStateException("the Python original (" + o.label() + ") did not start:\n" + log);
+            }
+            described.put("startup_seconds", Tpcc.round3((System.nanoTime() - t0) / 1e9));
+            Map<String, Object> conn = new LinkedHashMap<>();
+            conn.put("name", "bench");
+            conn.put("db", "mysql");
+            conn.put("host", s.host());
+            conn.put("port", s.port());
+            conn.put("database", s.crm());
+            conn.put("user", s.readerUser());
+            conn.put("password", s.readerPassword());
+            Http.require(Http.post(baseUrl() + "/api/v1/connections", adminKey, conn), 201);
+            for (Workload.Query q : queries) {
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("name", q.name());
+                body.put("sql", q.sql());
+                body.put("parameters", q.parameters());
+                body.put("connection_name", "bench");
+                body.put("description", q.description());
+                if (q.cacheTtl() > 0) {
+                    body.put("cache_ttl", q.cacheTtl());
+                }
+                body.put("publish", true);
+                Http.require(Http.post(baseUrl() + "/api/v1/queries", adminKey, body), 201);
+            }
+            Map<String, Object> key = new LinkedHashMap<>();
+            key.put("name", "reader");
+            key.put("queries", queries.stream().map(Workload.Query::name).toList());
+            JsonNode k = Http.require(Http.post(baseUrl() + "/api/v1/api-keys", adminKey, key), 201).json();
+            this.readerKey = k.path("secret").asText();
+            described.put("gateway", "queryapigate-python-0.43.0");
+            described.put("threads", o.threads());
+            described.put("metadata_cache_ttl", o.metadataCacheTtl());
+            described.put("cpus", o.cpus());
+        }
+
+        @Override
+        public String label() {
+            return o.label();
+        }
+
+        @Override
+        public String baseUrl() {
+            return "http://127.0.0.1:" + port;
+        }
+
+        @Override
+        public String readerKey() {
+            return readerKey;
+        }
+
+        @Override
+        public long pid() {
+            return process.pid();
+        }
+
+        @Override
+        public long storeReads() {
+            return -1;
+        }
+
+        @Override
+        public Map<String, Object> describe() {
+            return described;
+        }
+
+        @Override
+        public void close() {
+            Procs.stop(process, 20);
+        }
+    }
+
+    static String tail(Path f, int lines) {
+        try {
+            List<String> all = Files.readAllLines(f);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+}
