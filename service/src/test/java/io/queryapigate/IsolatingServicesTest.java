@@ -107,6 +107,7 @@ class IsolatingServicesTest {
 
     @Test
     void poolGaugesArePublished() {
+        assertThat(sql("pg", "SELECT 1 AS one").status()).isEqualTo(200);
         var gauges = APP.getEnvironment().metrics().getGauges();
         assertThat(gauges).containsKeys("connections.pg.pool.active", "connections.pg.pool.total",
                 "connections.crm.pool.idle", "connections.crm.pool.waiting");
