@@ -5,7 +5,7 @@
 #   3. exports the servers' addresses from the env file it writes (a QAG_* variable already set in the
 #      environment wins over the file),
 #   4. runs ./mvnw -B -ntp verify with any extra arguments, then (without extra arguments) the benchmark harness's
-#      smoke run, and exits non-zero when either fails.
+#      smoke run, and exits with Maven's status (a failing smoke is reported; QAG_BENCH_SMOKE_STRICT=1 makes it fatal).
 # Works from any directory:  scripts/test.sh [extra maven args, e.g. -pl service -am]
 # Knobs: QAG_TEST_SERVICES (list passed to SERVICES, default all five), QAG_SKIP_SERVICES=1 (start nothing),
 #        QAG_ENV_FILE (default /tmp/qag-test-services.env).
@@ -42,8 +42,12 @@ env | grep '^QAG_' | grep -v '^QAG_ENV_FILE=' | sort | sed 's/^/  /'
 ./mvnw -B -ntp verify "$@" || exit $?
 
 # The benchmark harness's smoke (every block for 2 s) so it cannot rot; skipped when Maven got extra arguments
-# (a partial build) or with QAG_SKIP_BENCH_SMOKE=1.
+# (a partial build) or with QAG_SKIP_BENCH_SMOKE=1. A failing smoke is reported loudly; it fails the run only with
+# QAG_BENCH_SMOKE_STRICT=1 (the harness depends on wrk and machine details the product does not).
 if [ $# -eq 0 ] && [ "${QAG_SKIP_BENCH_SMOKE:-0}" != 1 ] && [ -x benchmarks/run-smoke.sh ]; then
   echo "test.sh: benchmark smoke"
-  benchmarks/run-smoke.sh || { echo "test.sh: the benchmark smoke failed" >&2; exit 1; }
+  if ! benchmarks/run-smoke.sh; then
+    echo "test.sh: WARNING: the benchmark smoke FAILED (see above)" >&2
+    [ "${QAG_BENCH_SMOKE_STRICT:-0}" = 1 ] && exit 1
+  fi
 fi
