@@ -5,6 +5,10 @@
 # Needs MariaDB on 127.0.0.1:3306 with user test/test (scripts/test-services.sh starts it), wrk (installed by setup
 # when missing), and the service jar (built here when missing).
 #
+# Several smokes may run at once on one machine (CI and a developer): each uses its own databases
+# (qag_bench_s<pid>_*), its own read-only user and its own results folder, leaves InnoDB's buffer pool as it is and
+# doesn't pin mariadbd, so none can drop another's data or change the shared server.
+#
 #   benchmarks/run-smoke.sh [--with-python] [other `run` options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,12 +27,13 @@ if [ ! -f service/target/queryapigate.jar ]; then
   ./mvnw -q -B -ntp -pl service -am package -DskipTests
 fi
 
-OUT=${QAGB_SMOKE_OUT:-benchmarks/target/smoke}
-bench() { java -jar "$JAR" "$@"; }
+ID="s$$"
+OUT=${QAGB_SMOKE_OUT:-benchmarks/target/smoke/$(date -u +%Y%m%dT%H%M%SZ)-$ID}
+bench() { java -jar "$JAR" --prefix "qag_bench_${ID}_" --reader-user "qag_bench_ro_${ID}" "$@"; }
 
 start=$(date +%s)
-bench setup --warehouses 1 >/dev/null
 trap 'bench teardown || true' EXIT
+bench setup --warehouses 1 --keep-buffer-pool >/dev/null
 rc=0
 bench run --smoke --out "$OUT" "$@" || rc=$?
 bench report --results "$OUT" || rc=1

@@ -188,7 +188,8 @@ final class Report {
     String tables() {
         StringBuilder sb = new StringBuilder();
         List<String> qs = Workload.QUERY_NAMES;
-        sb.append("Produced by `").append(env.path("command").asText()).append("`, ")
+        sb.append("Produced by `").append(env.path("command").asText()).append("` (after `setup --warehouses ")
+                .append(env.path("warehouses").asText()).append("`), ")
                 .append(env.path("clock_start").asText()).append(" to ")
                 .append(end == null ? "(unfinished)" : end.path("t").asText()).append(", from `")
                 .append(Path.of(source).toString().replaceFirst("^.*?benchmarks/", "benchmarks/")).append("`.\n\n");
@@ -601,8 +602,10 @@ final class Report {
         List<List<String>> rows = new ArrayList<>();
         byBlock.forEach((k, l) -> rows.add(List.of(k, String.join(", ", l))));
         table(sb, List.of("Block", "1-minute load average at its start, round by round"), rows);
-        sb.append("The machine has 2 CPUs and was shared with other engineers' builds and test suites during the run,")
-                .append(" so a load average above 2 means something else wanted CPU time while this ran.\n\n");
+        sb.append("The machine has 2 CPUs and was shared with other engineers' builds and test suites during the run.")
+                .append(" The load average counts this harness too (it is a 1-minute average, so a block's starting value")
+                .append(" still holds the block before it: after the direct block's 32 threads it is high by itself); a")
+                .append(" value well above 2 where the harness ran one gateway and wrk means other work wanted the CPUs.\n\n");
     }
 
     private void problems(StringBuilder sb) {

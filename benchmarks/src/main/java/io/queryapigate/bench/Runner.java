@@ -68,6 +68,14 @@ final class Runner {
     /** Runs everything; returns the number of failures recorded. */
     int run() throws Exception {
         long t0 = System.nanoTime();
+        // a SIGTERM or Ctrl-C still stops the gateways and gives mariadbd its CPUs back
+        Thread hook = new Thread(() -> {
+            for (Servers.Server g : List.copyOf(live.values())) {
+                g.close();
+            }
+            restoreDb();
+        }, "bench-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
         try {
             prepare();
             for (int r = 1; r <= o.rounds(); r++) {
@@ -122,6 +130,11 @@ final class Runner {
                 monitor.close();
             }
             deleteTree(work);
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // shutting down already: the hook runs
+            }
         }
         return results.errors();
     }
@@ -200,9 +213,15 @@ final class Runner {
         }
     }
 
+    /**
+     * Puts mariadbd's affinity back. When it was already exactly our CPUs before (another run of this harness had
+     * pinned it and may finish first), it gets every online CPU instead, so the shared server is never left pinned.
+     */
     private void restoreDb() {
         if (dbPid > 0 && dbAffinityBefore != null && !dbAffinityBefore.isEmpty()) {
-            Procs.pin(dbPid, dbAffinityBefore);
+            String target = dbAffinityBefore.equals(o.dbCpus())
+                    ? "0-" + (Integer.parseInt(Procs.run(5, "nproc", "--all").out().trim()) - 1) : dbAffinityBefore;
+            Procs.pin(dbPid, target);
         }
     }
 

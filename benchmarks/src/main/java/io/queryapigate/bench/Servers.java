@@ -44,6 +44,22 @@ final class Servers {
         void close();
     }
 
+    private static final boolean SETPRIV = Procs.run(5, "setpriv", "--help").out().contains("--pdeathsig");
+
+    /**
+     * A gateway must not outlive the harness: with util-linux's setpriv, the kernel sends it SIGTERM when the harness
+     * dies, even by SIGKILL (PR_SET_PDEATHSIG; gateways are started from the harness's main thread, which lives
+     * until the end).
+     */
+    static List<String> dieWithUs(List<String> cmd) {
+        if (!SETPRIV) {
+            return cmd;
+        }
+        List<String> out = new ArrayList<>(List.of("setpriv", "--pdeathsig", "TERM", "--"));
+        out.addAll(cmd);
+        return out;
+    }
+
     static String secret() {
         byte[] b = new byte[18];
         new SecureRandom().nextBytes(b);
@@ -75,7 +91,7 @@ final class Servers {
             Files.writeString(yml, yaml(s));
             List<String> cmd = new ArrayList<>(List.of("taskset", "-c", o.cpus(), javaBin(), "-jar", jar.toString(),
                     "server", yml.toString()));
-            this.process = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+            this.process = new ProcessBuilder(dieWithUs(cmd)).directory(dir.toFile()).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("gateway.log").toFile()).start();
             long t0 = System.nanoTime();
             if (!Http.waitUp(baseUrl() + "/health", process, 180)) {
@@ -245,7 +261,7 @@ final class Servers {
                     "-c", "python:queryapigate.gunicorn_conf", "--bind", "127.0.0.1:" + port, "--workers", "1",
                     "--worker-class", "gthread", "--timeout", "120", "--graceful-timeout", "30",
                     "queryapigate.app:create_app()");
-            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+            ProcessBuilder pb = new ProcessBuilder(dieWithUs(cmd)).directory(dir.toFile()).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("gunicorn.log").toFile());
             Map<String, String> env = pb.environment();
             env.keySet().removeIf(k -> k.startsWith("QUERYAPIGATE_") || k.startsWith("SQL2API_"));

@@ -451,7 +451,8 @@ final class Tpcc {
             }
             if (!Files.exists(stateFile)) {
                 Files.createDirectories(stateFile.getParent());
-                Files.writeString(stateFile, "{\"innodb_buffer_pool_size\": " + pool + "}\n");
+                Files.writeString(stateFile, "{\"innodb_buffer_pool_size\": " + pool + ", \"prefix\": \""
+                        + s.prefix() + "\"}\n");
             }
             st.execute("SET GLOBAL innodb_buffer_pool_size = " + want);
             for (int i = 0; i < 300; i++) {
@@ -469,12 +470,16 @@ final class Tpcc {
         return out;
     }
 
-    /** Puts the buffer pool back to the size setup found, if setup changed it. */
+    /** Puts the buffer pool back to the size setup found, if the setup of this prefix changed it. */
     String restoreBufferPool(Path stateFile) throws Exception {
         if (!Files.exists(stateFile)) {
             return "buffer pool: not changed by setup";
         }
-        long before = Http.JSON.readTree(Files.readString(stateFile)).path("innodb_buffer_pool_size").asLong();
+        var state = Http.JSON.readTree(Files.readString(stateFile));
+        if (!state.path("prefix").asText("qag_bench_").equals(s.prefix())) {
+            return "buffer pool: left as it is (raised by the setup of " + state.path("prefix").asText() + ")";
+        }
+        long before = state.path("innodb_buffer_pool_size").asLong();
         try (Connection c = s.adminConnection(); Statement st = c.createStatement()) {
             st.execute("SET GLOBAL innodb_buffer_pool_size = " + before);
         }
