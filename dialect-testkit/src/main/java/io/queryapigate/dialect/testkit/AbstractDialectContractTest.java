@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.Capability;
@@ -45,9 +44,10 @@ import org.junit.jupiter.api.Timeout;
  * subclass's own access to the database (JDBC, HTTP), not through the dialect, so that a dialect bug cannot hide
  * in the fixture. The fixture is the table {@value #TABLE} with the rows of {@link #EXPECTED_ROWS}.
  *
- * <p>Tests that depend on a guarantee run only when the dialect declares it in {@link Dialect#capabilities()}:
+ * <p>Tests that depend on a guarantee prove it when the dialect declares it in {@link Dialect#capabilities()}:
  * read-only enforcement ({@link Capability#SERVER_ENFORCED_READ_ONLY}), time limits ({@link
- * Capability#SERVER_SIDE_TIMEOUT}) and cancellation ({@link Capability#CANCELLATION}); the others always run.
+ * Capability#SERVER_SIDE_TIMEOUT}) and cancellation ({@link Capability#CANCELLATION}); a dialect that lacks one
+ * must say so in {@link #lackedCapabilities()}, and the test then checks that it is not declared. Nothing is skipped.
  *
  * <p>Dialects are created through {@link #dialect(int)}, which closes them after each test.
  */
@@ -366,13 +366,35 @@ public abstract class AbstractDialectContractTest {
         assertThat(countRows(dialect)).as("the next call on the single session works").isEqualTo(5);
     }
 
+    /**
+     * The capabilities this dialect deliberately does not have. A capability-gated test then checks that the
+     * dialect indeed does not declare it (instead of being skipped); a dialect that lacks one without saying so here
+     * fails the test. Empty by default: every dialect is expected to have them all.
+     *
+     * @return the capabilities the subclass knows its dialect lacks
+     */
+    protected java.util.Set<Capability> lackedCapabilities() {
+        return java.util.Set.of();
+    }
+
+    private boolean lacksOnPurpose(Dialect dialect, Capability capability) {
+        boolean declared = dialect.capabilities().contains(capability);
+        assertThat(declared || lackedCapabilities().contains(capability))
+                .as("the dialect does not declare " + capability + "; override lackedCapabilities() if that is meant")
+                .isTrue();
+        assertThat(declared && lackedCapabilities().contains(capability))
+                .as(capability + " is both declared and listed in lackedCapabilities()").isFalse();
+        return !declared;
+    }
+
     // ---------------------------------------------------------------- c. read-only enforced by the database
 
     @Test
     void writesSentAsReadsAreRefusedByTheDatabase() throws Exception {
         Dialect dialect = dialect(1);
-        assumeTrue(dialect.capabilities().contains(Capability.SERVER_ENFORCED_READ_ONLY),
-                "dialect does not declare SERVER_ENFORCED_READ_ONLY");
+        if (lacksOnPurpose(dialect, Capability.SERVER_ENFORCED_READ_ONLY)) {
+            return;
+        }
         for (String write : writeStatements()) {
             DialectException e = failure(dialect, read(write));
             assertThat(e.error()).as(write + ": " + e.getMessage()).isIn(readOnlyViolationErrors());
@@ -387,8 +409,9 @@ public abstract class AbstractDialectContractTest {
     @Test
     void theTimeLimitStopsASlowQueryAndDoesNotStayOnTheSession() throws Exception {
         Dialect dialect = dialect(1);
-        assumeTrue(dialect.capabilities().contains(Capability.SERVER_SIDE_TIMEOUT),
-                "dialect does not declare SERVER_SIDE_TIMEOUT");
+        if (lacksOnPurpose(dialect, Capability.SERVER_SIDE_TIMEOUT)) {
+            return;
+        }
 
         long start = System.nanoTime();
         DialectException e = failure(dialect, read(slowQuery()).withTimeout(Duration.ofMillis(300)));
@@ -407,7 +430,9 @@ public abstract class AbstractDialectContractTest {
     @Test
     void theCancelCallbackStopsARunningQuery() throws Exception {
         Dialect dialect = dialect(1);
-        assumeTrue(dialect.capabilities().contains(Capability.CANCELLATION), "dialect does not declare CANCELLATION");
+        if (lacksOnPurpose(dialect, Capability.CANCELLATION)) {
+            return;
+        }
 
         RecordingSink sink = new RecordingSink();
         Thread canceller = Thread.ofPlatform().daemon().start(() -> {
