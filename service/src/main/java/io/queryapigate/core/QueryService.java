@@ -274,28 +274,24 @@ public final class QueryService {
             }
             return stream(connection, sql, parameters, mask, timeout, requestId, schema, out, call);
         }
-        String runSql = sql;
-        PageSink pager = null;
         if (out.page().isPresent()) {
             if (mode != AccessMode.READ) {
                 throw ApiException.badRequest("invalid_paging", "Only reads can be paged.");
             }
             PagedSql paged = paging.rewrite(sql, out.page().get(), connection.family().name().toLowerCase(
                     java.util.Locale.ROOT));
-            runSql = paged.sql();
-            pager = null;
-            QueryRequest request = new QueryRequest(runSql, parameters, mode, timeout, maxRows, false, requestId,
-                    schema);
+            QueryRequest request = new QueryRequest(paged.sql(), parameters, mode, timeout, maxRows, false,
+                    requestId, schema);
             java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream(4096);
             RowWriter writer = out.format().newWriter(buffer, writerOptions);
-            pager = paged.sink(masking.apply(mask, writer));
-            QueryStats stats = connection.dialect().execute(request, pager);
+            PageSink pager = paged.sink(masking.apply(mask, writer));
+            connection.dialect().execute(request, pager);
             writer.finish();
             return new CallResult(buffer.toByteArray(), pager.rows(), false, connection.name(), null, null, 0,
                     out.format().contentType(), out.format().contentDisposition(out.baseName(), false),
                     pager.headers(), null);
         }
-        QueryRequest request = new QueryRequest(runSql, parameters, mode, timeout, maxRows, false, requestId, schema);
+        QueryRequest request = new QueryRequest(sql, parameters, mode, timeout, maxRows, false, requestId, schema);
         java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream(4096);
         RowWriter writer = out.format().newWriter(buffer, writerOptions);
         boolean[] resultSet = {false};
