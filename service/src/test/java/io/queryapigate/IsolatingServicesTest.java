@@ -37,7 +37,9 @@ class IsolatingServicesTest {
         String connections = "  crm:\n    dialect: mysql\n    url: " + crmUrl + "\n    user: " + MARIADB.user()
                 + "\n    password: " + MARIADB.password() + "\n    poolSize: 2\n"
                 + "  pg:\n    dialect: postgres\n    url: " + PG.url() + "\n    user: " + PG.user()
-                + "\n    password: " + PG.password() + "\n    poolSize: 2\n";
+                + "\n    password: " + PG.password() + "\n    poolSize: 2\n"
+                // the restricted key below reads the setting it is pinned to; an operator allows the function
+                + "    allowedFunctions: [current_setting]\n";
         APP = new DropwizardAppExtension<>(GatewayApplication.class, TestConfig.write(connections, "").toString());
     }
 

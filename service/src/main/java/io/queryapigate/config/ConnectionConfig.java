@@ -6,7 +6,9 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.Pattern;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -33,6 +35,13 @@ public class ConnectionConfig {
     private int poolSize = 8;
 
     private Map<String, String> properties = new LinkedHashMap<>();
+
+    /**
+     * Functions that keys restricted to tables or with masked columns may call on this connection beyond the
+     * engine's pure built-ins ({@code my_fn} or {@code schema.my_fn}); see docs/function-catalogues.md.
+     */
+    private List<@Pattern(regexp = "[A-Za-z_][A-Za-z0-9_$]*(\\.[A-Za-z_][A-Za-z0-9_$]*)?",
+            message = "must be a function name or schema.function") String> allowedFunctions = new ArrayList<>();
 
     @JsonProperty
     public String getDialect() {
@@ -92,6 +101,16 @@ public class ConnectionConfig {
     @JsonProperty
     public void setPoolSize(int poolSize) {
         this.poolSize = poolSize;
+    }
+
+    @JsonProperty
+    public List<String> getAllowedFunctions() {
+        return allowedFunctions;
+    }
+
+    @JsonProperty
+    public void setAllowedFunctions(List<String> allowedFunctions) {
+        this.allowedFunctions = allowedFunctions == null ? new ArrayList<>() : allowedFunctions;
     }
 
     @JsonProperty

@@ -4,12 +4,17 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.Grants;
+import io.queryapigate.auth.MaskRule;
 import io.queryapigate.dialect.ConnectionRegistry.Connection;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.guard.GuardException;
+import io.queryapigate.guard.GuardMask;
 import io.queryapigate.guard.GuardOptions;
 import io.queryapigate.guard.GuardResult;
 import io.queryapigate.guard.SqlGuard;
+import io.queryapigate.guard.TableName;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Applies the SQL guard for a caller on a connection: builds (and keeps) the guard options from the key's grants,
@@ -47,9 +52,12 @@ public final class Guarding {
         return check(jdbcSql, o);
     }
 
-    /** True when the caller is restricted in a way a saved query must be re-checked for on every call. */
+    /**
+     * True when the caller is restricted in a way a saved query must be re-checked for on every call (a table
+     * allow-list or masked columns); such a caller also sees no database error text.
+     */
     public static boolean restricted(Caller caller) {
-        return !caller.admin() && caller.grants().allowedTables() != null;
+        return !caller.admin() && (caller.grants().allowedTables() != null || !caller.grants().mask().isEmpty());
     }
 
     private GuardResult check(String jdbcSql, GuardOptions o) {
@@ -63,13 +71,26 @@ public final class Guarding {
     private GuardOptions build(Caller caller, Connection connection) {
         boolean writer = caller.canWrite(serverAllowsWrites);
         GuardOptions o = writer ? GuardOptions.writer(connection.family()) : GuardOptions.readOnly(connection.family());
-        o = o.withDefaults(connection.namespace().catalog(), connection.namespace().schema());
+        o = o.withDefaults(connection.namespace().catalog(), connection.namespace().schema())
+                .withExtraFunctions(connection.allowedFunctions());
         if (!caller.admin()) {
-            o = o.withAllowedTables(caller.grants().allowedTables());
+            o = o.withAllowedTables(caller.grants().allowedTables()).withMasks(masks(caller, connection));
             if (writer) {
                 o = o.withAllowedWriteOps(caller.grants().allowedWriteOps());
             }
         }
         return o;
+    }
+
+    /** The key's masking rules as the guard traces them, tables resolved on this connection; by rule index. */
+    private static List<GuardMask> masks(Caller caller, Connection connection) {
+        List<GuardMask> out = new ArrayList<>();
+        for (MaskRule r : caller.grants().mask()) {
+            int dot = r.column().lastIndexOf('.');
+            TableName table = TableName.parse(r.column().substring(0, dot), connection.family(),
+                    connection.namespace().catalog(), connection.namespace().schema());
+            out.add(new GuardMask(table, r.column().substring(dot + 1), r.isStrict()));
+        }
+        return out;
     }
 }

@@ -1,54 +1,46 @@
 package io.queryapigate.core;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.queryapigate.auth.MaskRule;
+import io.queryapigate.dialect.ConnectionRegistry.Connection;
+import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.ColumnInfo;
+import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.RowSink;
-import io.queryapigate.dialect.spi.TableNamespace;
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.guard.GuardException;
 import io.queryapigate.guard.GuardResult;
+import io.queryapigate.guard.MaskPlan;
 import io.queryapigate.guard.SqlDialectFamily;
 import io.queryapigate.guard.TableName;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import net.sf.jsqlparser.JSQLParserException;
-import net.sf.jsqlparser.expression.Expression;
-import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
-import net.sf.jsqlparser.schema.Column;
-import net.sf.jsqlparser.schema.Table;
-import net.sf.jsqlparser.statement.Statement;
-import net.sf.jsqlparser.statement.select.AllColumns;
-import net.sf.jsqlparser.statement.select.FromItem;
-import net.sf.jsqlparser.statement.select.Join;
-import net.sf.jsqlparser.statement.select.PlainSelect;
-import net.sf.jsqlparser.statement.select.Select;
-import net.sf.jsqlparser.statement.select.SelectItem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Column masking by provenance. For a key with masking rules, each output column of a statement is traced to the
- * source columns its expression reads; an output column that reads a masked column is replaced by the strictest
- * matching action ({@code null} over {@code fixed} over {@code last} over {@code hash}).
- *
- * <p>Tracing is deliberately narrow, and refuses ({@code 403 column_masked_unresolvable}) whenever a masked table
- * is involved and the trace could be wrong: a masked table read anywhere but directly in the top-level FROM/JOIN of
- * a single SELECT (subqueries, CTEs, set operations, derived tables), {@code *} or {@code t.*} over a query that
- * reads a masked table, a column qualified by an unknown name, or SQL the parser cannot read. An unqualified column
- * that could come from several tables is masked when any of them has a rule for that name (over-masking rather
- * than leaking). Inference through WHERE, GROUP BY or ORDER BY is
- * not prevented: a masked column may still filter rows.
+ * Column masking: the guard traces, on its own parse of the statement, which masked columns each result column is
+ * computed from ({@link MaskPlan}; see {@code guard/MaskTrace} for what it admits and refuses); this class turns
+ * that into actions (the strictest matching rule per result column: {@code null} over {@code fixed} over {@code
+ * last} over {@code hash}), checks with the database the columns the statement names on a masked table that no rule
+ * covers (each must be a real column: PostgreSQL reads {@code p.row_to_json} as a call with the whole row), and
+ * replaces the values as the rows arrive, refusing a result whose column count differs from the statement's items.
  */
 public final class Masking {
+    private static final Logger LOG = LoggerFactory.getLogger(Masking.class);
+
     /** What replaces an output column's values. */
     public record Action(String kind, String value, int keep) {
         int strictness() {
@@ -61,16 +53,25 @@ public final class Masking {
         }
     }
 
-    /** Actions by output column index; empty when nothing in the result is masked. */
-    public record Plan(Map<Integer, Action> actions) {
+    /**
+     * Actions by output column index; empty when nothing in the result is masked.
+     *
+     * @param columns the number of result columns the statement must return, or -1 when no masked table is read
+     */
+    public record Plan(Map<Integer, Action> actions, int columns) {
+        public static final Plan NONE = new Plan(Map.of(), -1);
+
         public boolean isEmpty() {
-            return actions.isEmpty();
+            return actions.isEmpty() && columns < 0;
         }
     }
 
-    private record Rule(TableName table, String column, Action action) {}
+    private record TableKey(String connection, TableName table) {}
 
     private final byte[] hashKey;
+    /** The real columns (folded) of masked tables, per connection: tables change rarely, a call must not wait. */
+    private final Cache<TableKey, Set<String>> columns = Caffeine.newBuilder().maximumSize(10_000)
+            .expireAfterWrite(java.time.Duration.ofMinutes(5)).build();
 
     /** {@code hashKey} may be null: keys with hash rules are then refused when they are created. */
     public Masking(String hashKey) {
@@ -78,141 +79,84 @@ public final class Masking {
     }
 
     /**
-     * The plan for one statement and one key's rules.
+     * The plan for one checked statement and one key's rules (in the order the guard's masks were built from).
      *
-     * @throws ApiException 403 {@code column_masked_unresolvable} when a masked column could leak untraced
+     * @throws ApiException 403 {@code column_masked_unresolvable} when a column named on a masked table is not one
+     *     of its real columns (a whole-row call in disguise) or the table's columns cannot be read
      */
-    public Plan plan(String jdbcSql, GuardResult verdict, List<MaskRule> rules, SqlDialectFamily family,
-            TableNamespace ns) {
-        List<Rule> parsed = new ArrayList<>();
-        for (MaskRule r : rules) {
-            int dot = r.column().lastIndexOf('.');
-            TableName table = TableName.parse(r.column().substring(0, dot), family, ns.catalog(), ns.schema());
-            parsed.add(new Rule(table, unquote(r.column().substring(dot + 1)),
-                    new Action(r.action(), r.value(), r.keep() == null ? 0 : r.keep())));
+    public Plan plan(GuardResult verdict, List<MaskRule> rules, Connection connection) {
+        MaskPlan traced = verdict.masks();
+        if (traced == null) {
+            return Plan.NONE;
         }
-        Set<TableName> maskedTables = new HashSet<>();
-        for (Rule r : parsed) {
-            if (verdict.tables().contains(r.table())) {
-                maskedTables.add(r.table());
-            }
-        }
-        if (maskedTables.isEmpty()) {
-            return new Plan(Map.of());
-        }
-        Statement statement;
-        try {
-            statement = CCJSqlParserUtil.parse(jdbcSql);
-        } catch (JSQLParserException e) {
-            throw unresolvable("the statement could not be traced");
-        }
-        if (!(statement instanceof Select select) || !(select instanceof PlainSelect plain)
-                || (select.getWithItemsList() != null && !select.getWithItemsList().isEmpty())) {
-            throw unresolvable("masked columns are traced only through a single SELECT without WITH or UNION");
-        }
-        Map<String, TableName> aliases = new HashMap<>();
-        List<TableName> fromTables = new ArrayList<>();
-        addFrom(plain.getFromItem(), aliases, fromTables, family, ns);
-        if (plain.getJoins() != null) {
-            for (Join j : plain.getJoins()) {
-                addFrom(j.getFromItem(), aliases, fromTables, family, ns);
-            }
-        }
-        for (TableName t : maskedTables) {
-            if (!fromTables.contains(t)) {
-                throw unresolvable("the masked table " + t + " is read inside a subquery");
+        for (MaskPlan.ColumnRef ref : traced.toVerify()) {
+            Set<String> real = columnsOf(connection, ref.table());
+            if (!real.contains(ref.column())) {
+                throw unresolvable(ref.table() + "." + ref.column() + " is not a column of the masked table (a "
+                        + "function applied to its whole row)");
             }
         }
         Map<Integer, Action> actions = new HashMap<>();
-        List<SelectItem<?>> items = plain.getSelectItems();
-        for (int i = 0; i < items.size(); i++) {
-            Expression e = items.get(i).getExpression();
-            if (e instanceof AllColumns) {
-                throw unresolvable("'*' cannot be used on a query that reads a masked table; list the columns");
-            }
-            List<Column> columns = new ArrayList<>();
-            e.accept(new ExpressionVisitorAdapter<Void>() {
-                @Override
-                public <S> Void visit(Column column, S context) {
-                    columns.add(column);
-                    return null;
-                }
-
-                @Override
-                public <S> Void visit(AllColumns all, S context) {
-                    throw unresolvable("'*' cannot be used on a query that reads a masked table");
-                }
-            }, null);
+        List<Set<Integer>> byColumn = traced.masksByColumn();
+        for (int i = 0; i < byColumn.size(); i++) {
             Action strictest = null;
-            for (Column c : columns) {
-                String name = unquote(c.getColumnName());
-                List<TableName> candidates = new ArrayList<>();
-                Table t = c.getTable();
-                if (t != null && t.getName() != null) {
-                    TableName resolved = aliases.get(key(t.getFullyQualifiedName()));
-                    if (resolved == null) {
-                        throw unresolvable("the column " + c + " names an unknown table");
-                    }
-                    candidates.add(resolved);
-                } else {
-                    candidates.addAll(fromTables);
-                }
-                List<Action> matches = new ArrayList<>();
-                for (Rule r : parsed) {
-                    if (r.column().equals(name) && candidates.contains(r.table())) {
-                        matches.add(r.action());
-                    }
-                }
-                for (Action a : matches) {
-                    if (strictest == null || a.strictness() > strictest.strictness()) {
-                        strictest = a;
-                    }
+            for (int r : byColumn.get(i)) {
+                MaskRule rule = rules.get(r);
+                Action a = new Action(rule.action(), rule.value(), rule.keep() == null ? 0 : rule.keep());
+                if (strictest == null || a.strictness() > strictest.strictness()) {
+                    strictest = a;
                 }
             }
             if (strictest != null) {
                 actions.put(i, strictest);
             }
         }
-        return new Plan(Map.copyOf(actions));
+        return new Plan(Map.copyOf(actions), traced.columns());
     }
 
-    private static void addFrom(FromItem item, Map<String, TableName> aliases, List<TableName> tables,
-            SqlDialectFamily family, TableNamespace ns) {
-        if (item == null) {
-            return;
-        }
-        if (item instanceof Table t) {
-            TableName name = TableName.parse(t.getFullyQualifiedName(), family, ns.catalog(), ns.schema());
-            tables.add(name);
-            aliases.put(key(t.getAlias() != null ? t.getAlias().getName() : t.getFullyQualifiedName()), name);
-            aliases.putIfAbsent(key(t.getName()), name);
-        } else if (item.getAlias() != null) {
-            aliases.put(key(item.getAlias().getName()), new TableName(null, null, "\u0000derived"));
-        }
+    private Set<String> columnsOf(Connection connection, TableName table) {
+        return columns.get(new TableKey(connection.name(), table), k -> describe(connection, table));
     }
 
-    private static String key(String name) {
-        return unquote(name);
-    }
-
-    private static String unquote(String s) {
-        String t = s.strip();
-        StringBuilder out = new StringBuilder();
-        for (String part : t.split("\\.")) {
-            if (out.length() > 0) {
-                out.append('.');
+    /** Asks the database for the table's columns: {@code SELECT * FROM <table> WHERE 1 = 0}. */
+    private static Set<String> describe(Connection connection, TableName table) {
+        char q = connection.family() == SqlDialectFamily.MYSQL || connection.family() == SqlDialectFamily.CLICKHOUSE
+                ? '`' : '"';
+        StringBuilder sql = new StringBuilder("SELECT * FROM ");
+        List<String> parts = table.parts();
+        for (int i = 0; i < parts.size(); i++) {
+            if (i > 0) {
+                sql.append('.');
             }
-            if (part.length() >= 2 && (part.startsWith("\"") || part.startsWith("`")) && part.endsWith(part.substring(0, 1))) {
-                out.append(part, 1, part.length() - 1);
-            } else {
-                out.append(part.toLowerCase(Locale.ROOT));
-            }
+            sql.append(q).append(parts.get(i).replace(String.valueOf(q), String.valueOf(q) + q)).append(q);
         }
-        return out.toString();
+        sql.append(" WHERE 1 = 0");
+        Set<String> out = new HashSet<>();
+        try {
+            connection.dialect().execute(new QueryRequest(sql.toString(), List.of(), AccessMode.READ,
+                    connection.timeout(), 1, false, "mask-columns", null), new RowSink() {
+                        @Override
+                        public void columns(List<ColumnInfo> columns) {
+                            for (ColumnInfo c : columns) {
+                                out.add(c.name().toLowerCase(Locale.ROOT));
+                            }
+                        }
+
+                        @Override
+                        public boolean row(Object[] values) {
+                            return false;
+                        }
+                    });
+        } catch (DialectException e) {
+            LOG.warn("connection '{}': cannot read the columns of the masked table {}: {}", connection.name(), table,
+                    e.getMessage());
+            throw unresolvable("the columns of the masked table " + table + " cannot be read");
+        }
+        return Set.copyOf(out);
     }
 
     private static ApiException unresolvable(String why) {
-        return ApiException.forbidden("column_masked_unresolvable",
+        return ApiException.forbidden(GuardException.COLUMN_MASKED_UNRESOLVABLE,
                 "This API key has masked columns and the query's use of them cannot be traced: " + why + ".");
     }
 
@@ -231,6 +175,12 @@ public final class Masking {
         return new RowSink() {
             @Override
             public void columns(List<ColumnInfo> columns) {
+                if (columns.size() != plan.columns()) {
+                    // the statement expanded into more (or fewer) columns than it has items (ClickHouse untuple,
+                    // PROCEDURE ANALYSE, ...): masks by position would land on the wrong columns
+                    throw unresolvable("the result has " + columns.size() + " columns for " + plan.columns()
+                            + " select items");
+                }
                 delegate.columns(columns);
             }
 

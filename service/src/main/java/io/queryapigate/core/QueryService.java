@@ -80,7 +80,7 @@ public final class QueryService {
         this.maxSqlLength = maxSqlLength;
     }
 
-    private static final Masking.Plan NO_MASK = new Masking.Plan(Map.of());
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(QueryService.class);
 
     /** A saved query's version as it is run: the row plus its parsed SQL, rules and the guard's classification. */
     public record Resolved(SavedQueryRow query, QueryVersionRow version, SqlText sql, ParamRules rules,
@@ -131,7 +131,7 @@ public final class QueryService {
             Map<String, Object> values = resolved.rules().resolve(textParams, jsonParams);
             List<Parameter> parameters = resolved.rules().bind(resolved.sql().markers(), values);
             Duration timeout = Timeouts.effective(connection.timeout(), timeoutText);
-            Masking.Plan mask = maskPlan(caller, connection, resolved.sql().jdbcSql(), verdict);
+            Masking.Plan mask = maskPlan(caller, connection, verdict);
             int ttl = resolved.version().cacheTtl();
             String cacheKey = null;
             if (ttl > 0 && verdict.isRead() && !out.stream()) {
@@ -169,9 +169,15 @@ public final class QueryService {
             record(name, caller, requestId, queryId, version, null, connectionName, e.status(), 0, 0, e.code(), start);
             throw e;
         } catch (DialectException e) {
-            record(name, caller, requestId, queryId, version, null, connectionName, statusOf(e), 0, 0,
-                    e.error().name().toLowerCase(java.util.Locale.ROOT), start);
-            throw e;
+            RuntimeException failed = failure(caller, requestId, e);
+            if (failed instanceof ApiException refusal) {
+                record(name, caller, requestId, queryId, version, null, connectionName, refusal.status(), 0, 0,
+                        refusal.code(), start);
+            } else {
+                record(name, caller, requestId, queryId, version, null, connectionName, statusOf(e), 0, 0,
+                        e.error().name().toLowerCase(java.util.Locale.ROOT), start);
+            }
+            throw failed;
         }
     }
 
@@ -200,7 +206,7 @@ public final class QueryService {
             GuardResult verdict = guarding.check(caller, connection, text.jdbcSql());
             List<Parameter> parameters = ParamRules.bindAdHoc(text.markers(), params);
             Duration timeout = Timeouts.effective(connection.timeout(), timeoutText);
-            Masking.Plan mask = maskPlan(caller, connection, text.jdbcSql(), verdict);
+            Masking.Plan mask = maskPlan(caller, connection, verdict);
             Call call = new Call(null, caller, requestId, null, null, sqlHash, start);
             CallResult result = execute(connection, text.jdbcSql(), parameters, verdict, mask, timeout, requestId,
                     pinnedSchema(caller, connection), out, call);
@@ -214,17 +220,45 @@ public final class QueryService {
             record(null, caller, requestId, null, null, sqlHash, connectionName, e.status(), 0, 0, e.code(), start);
             throw e;
         } catch (DialectException e) {
-            record(null, caller, requestId, null, null, sqlHash, connectionName, statusOf(e), 0, 0,
-                    e.error().name().toLowerCase(java.util.Locale.ROOT), start);
-            throw e;
+            RuntimeException failed = failure(caller, requestId, e);
+            if (failed instanceof ApiException refusal) {
+                record(null, caller, requestId, null, null, sqlHash, connectionName, refusal.status(), 0, 0,
+                        refusal.code(), start);
+            } else {
+                record(null, caller, requestId, null, null, sqlHash, connectionName, statusOf(e), 0, 0,
+                        e.error().name().toLowerCase(java.util.Locale.ROOT), start);
+            }
+            throw failed;
         }
     }
 
-    private Masking.Plan maskPlan(Caller caller, Connection connection, String jdbcSql, GuardResult verdict) {
+    private Masking.Plan maskPlan(Caller caller, Connection connection, GuardResult verdict) {
         if (caller.admin() || caller.grants().mask().isEmpty()) {
-            return NO_MASK;
+            return Masking.Plan.NONE;
         }
-        return masking.plan(jdbcSql, verdict, caller.grants().mask(), connection.family(), connection.namespace());
+        return masking.plan(verdict, caller.grants().mask(), connection);
+    }
+
+    /**
+     * What a failed call tells its caller: a refusal raised while the rows arrived (masking) as itself; for a
+     * caller restricted to tables or with masked columns, the error's class and SQLSTATE but not the database's
+     * message, which can echo values ({@code invalid input syntax for type integer: "123-45-6789"}) and names of
+     * objects beyond the caller's reach; the message goes to the log under the request id.
+     */
+    private static RuntimeException failure(Caller caller, String requestId, DialectException e) {
+        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof ApiException refusal) {
+                return refusal;
+            }
+        }
+        if (e.error() != io.queryapigate.dialect.spi.DialectError.SYNTAX || !Guarding.restricted(caller)) {
+            return e;
+        }
+        LOG.info("request {}: the database refused the query of restricted key {}: {}", requestId, caller.keyId(),
+                e.getMessage());
+        return new DialectException(e.error(), (e.sqlState() == null ? "" : "SQLSTATE " + e.sqlState() + "; ")
+                + "the database's message is withheld for this API key (the server log has it under this request "
+                + "id).", e.sqlState(), null);
     }
 
     /** Query, version, connection, format, parameter values and the caller's masking rules decide the body. */

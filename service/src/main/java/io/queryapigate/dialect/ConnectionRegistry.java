@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,10 +23,11 @@ public final class ConnectionRegistry implements Managed {
 
     /**
      * A connection ready to run calls, with what the SQL guard needs to know about it: the SQL family its statements
-     * are parsed as, and the catalog/schema unqualified table names resolve to.
+     * are parsed as, the catalog/schema unqualified table names resolve to, and the functions restricted keys may
+     * call beyond the engine's pure built-ins.
      */
     public record Connection(String name, String dialectName, Dialect dialect, Duration timeout,
-            SqlDialectFamily family, TableNamespace namespace) {}
+            SqlDialectFamily family, TableNamespace namespace, Set<String> allowedFunctions) {}
 
     private final Map<String, Connection> connections;
 
@@ -61,7 +63,8 @@ public final class ConnectionRegistry implements Managed {
                 }
                 TableNamespace namespace = dialect.defaultNamespace();
                 out.put(name, new Connection(name, c.getDialect(), dialect, timeout,
-                        SqlDialectFamily.of(dialect.sqlFamily()), namespace == null ? TableNamespace.UNKNOWN : namespace));
+                        SqlDialectFamily.of(dialect.sqlFamily()), namespace == null ? TableNamespace.UNKNOWN : namespace,
+                        Set.copyOf(c.getAllowedFunctions())));
                 LOG.info("Connection '{}' uses dialect '{}'", name, c.getDialect());
             }
         } catch (RuntimeException e) {

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import net.sf.jsqlparser.expression.AnalyticExpression;
+import net.sf.jsqlparser.expression.CastExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.NextValExpression;
@@ -24,6 +25,7 @@ import net.sf.jsqlparser.expression.operators.relational.InExpression;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
 import net.sf.jsqlparser.statement.execute.Execute;
 import net.sf.jsqlparser.statement.insert.ConflictActionType;
 import net.sf.jsqlparser.statement.insert.InsertConflictAction;
@@ -57,6 +59,9 @@ final class AstSweep {
     /** A table function used in FROM. */
     record TableFn(String name, String qualifier) {}
 
+    /** A function call: lower-case name and the schema qualifier (lower case) or null. */
+    record Call(String name, String qualifier) {}
+
     /** Everything found. */
     static final class Findings {
         final EnumSet<StatementKind> kinds = EnumSet.noneOf(StatementKind.class);
@@ -66,6 +71,10 @@ final class AstSweep {
         final Set<TableName> writes = new LinkedHashSet<>();
         final Set<TableFn> tableFunctions = new LinkedHashSet<>();
         final Set<String> functions = new LinkedHashSet<>();
+        final Set<Call> calls = new LinkedHashSet<>();
+        /** Casts to types whose input resolves an object name (PostgreSQL reg* types). */
+        final Set<String> nameCasts = new LinkedHashSet<>();
+        boolean temporaryTable;
         final Map<String, Set<FunctionClass>> flaggedFunctions = new LinkedHashMap<>();
         final List<String> fileSources = new ArrayList<>();
         final List<String> hiddenWrites = new ArrayList<>();
@@ -179,25 +188,85 @@ final class AstSweep {
     /** Table nodes that are no tables (the array of a ClickHouse ARRAY JOIN). */
     private final Set<Object> notTables = Collections.newSetFromMap(new IdentityHashMap<>());
 
-    private final List<String> identifiers;
-    private final Set<String> plainIdentifiers;
+    private final Names names;
 
-    private AstSweep(DialectProfile profile, GuardOptions options, List<String> identifiers) {
+    private AstSweep(DialectProfile profile, GuardOptions options, Names names) {
         this.profile = profile;
         this.options = options;
-        this.naming = TableName.Naming.of(options.dialect());
-        this.identifiers = identifiers;
-        this.plainIdentifiers = new java.util.HashSet<>(identifiers);
+        this.naming = names.naming();
+        this.names = names;
     }
 
     /**
-     * @param identifiers the quoted identifiers of the text, as the lexer found them ({@link SqlLexer.Result})
+     * @param names the text's quoted identifiers, as the lexer found them ({@link SqlLexer.Result})
      */
-    static Findings sweep(Statement root, DialectProfile profile, GuardOptions options, List<String> identifiers) {
-        AstSweep s = new AstSweep(profile, options, identifiers);
+    static Findings sweep(Statement root, DialectProfile profile, GuardOptions options, Names names) {
+        AstSweep s = new AstSweep(profile, options, names);
         s.stack.push(new Work(root, null, Role.READ));
         s.run();
         return s.f;
+    }
+
+    /**
+     * Every AST node reachable from {@code root} (itself included), each once, by the same complete walk over the
+     * parser's fields as the sweep; a column's or a locking clause's table qualifier is not visited as a node of its
+     * own. Collections and maps are walked through, not returned.
+     */
+    static List<Object> nodes(Object root) {
+        List<Object> out = new ArrayList<>();
+        Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        ArrayDeque<Object> stack = new ArrayDeque<>();
+        stack.push(root);
+        while (!stack.isEmpty()) {
+            Object node = stack.pop();
+            if (node instanceof Collection<?> c) {
+                c.forEach(o -> {
+                    if (o != null) {
+                        stack.push(o);
+                    }
+                });
+                if (!isAstClass(node.getClass())) {
+                    continue;
+                }
+            } else if (node instanceof Map<?, ?> m) {
+                m.forEach((k, v) -> {
+                    if (k != null) {
+                        stack.push(k);
+                    }
+                    if (v != null) {
+                        stack.push(v);
+                    }
+                });
+                continue;
+            } else if (node instanceof Object[] arr) {
+                for (Object o : arr) {
+                    if (o != null) {
+                        stack.push(o);
+                    }
+                }
+                continue;
+            }
+            Class<?> k = node.getClass();
+            if (!isAstClass(k) || node instanceof Enum<?> || k.getName().startsWith("net.sf.jsqlparser.parser.")
+                    || !seen.add(node)) {
+                continue;
+            }
+            if (out.size() >= MAX_NODES) {
+                throw GuardException.notParseable("The statement is too large to check.");
+            }
+            out.add(node);
+            for (FieldRef r : FIELDS.get(k)) {
+                try {
+                    Object v = r.field.get(node);
+                    if (v != null) {
+                        stack.push(v);
+                    }
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException("cannot read " + r.field, e);
+                }
+            }
+        }
+        return out;
     }
 
     private void run() {
@@ -324,39 +393,8 @@ final class AstSweep {
         return s;
     }
 
-    /**
-     * A name part as the database reads it: a placeholder ({@code "~<n>__"}) back to the quoted identifier it
-     * stands for; any other quoted part must be one the lexer found, or the parser read the text differently from
-     * the database and the statement is refused.
-     */
     private String original(String part) {
-        if (part == null || part.isEmpty()) {
-            return part;
-        }
-        char c = part.charAt(0);
-        if (c != '"' && c != '`' && c != '[') {
-            return part;
-        }
-        if (TableName.Naming.isQuoted(part)) {
-            if (part.length() > 2 && part.charAt(1) == SqlLexer.PLACEHOLDER) {
-                int stop = part.length() - 1;
-                while (stop > 2 && part.charAt(stop - 1) == '_') {
-                    stop--;
-                }
-                try {
-                    int index = Integer.parseInt(part.substring(2, stop), 36);
-                    if (index >= 0 && index < identifiers.size()) {
-                        return identifiers.get(index);
-                    }
-                } catch (NumberFormatException e) {
-                    // fall through: refused below
-                }
-            } else if (plainIdentifiers.contains(part)) {
-                return part;
-            }
-        }
-        throw GuardException.notParseable("The parser read the quoted name " + part + " differently from the "
-                + "database, so the statement cannot be checked.");
+        return names.original(part);
     }
 
     private void table(Table t, Scope scope, Role role) {
@@ -374,13 +412,7 @@ final class AstSweep {
         if (inner == null || inner.isEmpty()) {
             return;
         }
-        List<String> parts = new ArrayList<>(inner.size());
-        for (int i = inner.size() - 1; i >= 0; i--) {
-            String p = inner.get(i);
-            if (p != null && !p.isEmpty()) {
-                parts.add(original(p));
-            }
-        }
+        List<String> parts = names.parts(inner);
         if (parts.isEmpty()) {
             return;
         }
@@ -402,14 +434,7 @@ final class AstSweep {
         if (role == Role.READ && parts.size() == 1 && scope != null && scope.isCte(naming.key(last))) {
             return;
         }
-        if (parts.size() > 3) {
-            // server.database.schema.table: keep every part, so that it can never equal an allowed name
-            List<String> joined = new ArrayList<>(3);
-            joined.add(String.join(".", parts.subList(0, parts.size() - 2)));
-            joined.addAll(parts.subList(parts.size() - 2, parts.size()));
-            parts = joined;
-        }
-        TableName name = naming.resolve(parts, options.defaultCatalog(), options.defaultSchema());
+        TableName name = names.resolve(parts);
         (role == Role.WRITE ? f.writes : f.reads).add(name);
     }
 
@@ -449,15 +474,20 @@ final class AstSweep {
                 String[] q = qualified(fn.getMultipartName(), fn.getName());
                 if (q[0] != null) {
                     f.tableFunctions.add(new TableFn(q[0], q[1]));
+                    f.calls.add(new Call(q[0], q[1]));
                 }
             }
         } else if (node instanceof Function fn) {
             function(fn.getMultipartName(), fn.getName());
         } else if (node instanceof AnalyticExpression ae) {
             function(null, ae.getName());
-        } else if (node instanceof NextValExpression nv) {
-            f.functions.add("nextval");
-            f.flaggedFunctions.put("nextval", EnumSet.of(FunctionClass.SESSION_OR_WRITE));
+        } else if (node instanceof NextValExpression) {
+            function(null, "nextval");
+        } else if (node instanceof CastExpression cast && cast.getColDataType() != null
+                && isNameType(cast.getColDataType().getDataType())) {
+            f.nameCasts.add(DialectProfile.lower(cast.getColDataType().getDataType()));
+        } else if (node instanceof CreateTable ct && isTemporary(ct)) {
+            f.temporaryTable = true;
         } else if (node instanceof VariableAssignment) {
             f.userVariables = true;
         } else if (node instanceof Join j) {
@@ -506,6 +536,32 @@ final class AstSweep {
                 f.hiddenWrites.add("SELECT ... INTO");
             }
         }
+    }
+
+    /** PostgreSQL's object-identifier types whose input looks up an object by name ({@code 'secret'::regclass}). */
+    private static boolean isNameType(String type) {
+        if (type == null) {
+            return false;
+        }
+        String t = DialectProfile.lower(type.strip());
+        int dot = t.lastIndexOf('.');
+        t = dot >= 0 ? t.substring(dot + 1) : t;
+        return t.startsWith("reg") && Set.of("regclass", "regproc", "regprocedure", "regoper", "regoperator",
+                "regtype", "regconfig", "regdictionary", "regnamespace", "regrole", "regcollation").contains(t);
+    }
+
+    private static boolean isTemporary(CreateTable ct) {
+        List<String> options = ct.getCreateOptionsStrings();
+        if (options == null) {
+            return false;
+        }
+        for (String o : options) {
+            String u = o.toUpperCase(java.util.Locale.ROOT);
+            if (u.equals("TEMPORARY") || u.equals("TEMP")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isLocking(ForMode m) {
@@ -606,6 +662,7 @@ final class AstSweep {
             return;
         }
         f.functions.add(q[0]);
+        f.calls.add(new Call(q[0], q[1]));
         Set<FunctionClass> fc = profile.classify(q[0]);
         if (!fc.isEmpty()) {
             f.flaggedFunctions.putIfAbsent(q[0], fc);

@@ -17,6 +17,12 @@ public final class GuardException extends RuntimeException {
     public static final String READ_ONLY = "read_only";
     /** 403: the statement touches a table (or table function, or file) outside the caller's allowed tables. */
     public static final String TABLE_NOT_ALLOWED = "table_not_allowed";
+    /** 403: a restricted caller (tables or masks) called a function outside the engine's pure built-ins. */
+    public static final String FUNCTION_NOT_ALLOWED = "function_not_allowed";
+    /** 403: a caller with masks sent a statement whose use of a masked column cannot be traced. */
+    public static final String COLUMN_MASKED_UNRESOLVABLE = MaskTrace.UNRESOLVABLE;
+    /** 403: a strict mask's column is used outside the select list (filter, join, group, order). */
+    public static final String COLUMN_MASKED_IN_PREDICATE = MaskTrace.IN_PREDICATE;
     /** 403: a caller allowed to write sent an operation outside its allowed write operations. */
     public static final String WRITE_OP_NOT_ALLOWED = "write_op_not_allowed";
 
@@ -51,6 +57,10 @@ public final class GuardException extends RuntimeException {
 
     static GuardException tableNotAllowed(String message) {
         return new GuardException(403, TABLE_NOT_ALLOWED, message);
+    }
+
+    static GuardException functionNotAllowed(String message) {
+        return new GuardException(403, FUNCTION_NOT_ALLOWED, message);
     }
 
     static GuardException writeOpNotAllowed(String message) {

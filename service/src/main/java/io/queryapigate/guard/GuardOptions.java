@@ -3,6 +3,7 @@ package io.queryapigate.guard;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -22,14 +23,23 @@ public final class GuardOptions {
     private final String defaultCatalog;
     private final String defaultSchema;
     private final boolean allowFileFunctions;
+    private final Set<String> extraFunctions;
+    private final List<GuardMask> masks;
 
     private GuardOptions(SqlDialectFamily dialect, boolean readOnly, Set<String> allowedTables,
-            Set<String> allowedWriteOps, String defaultCatalog, String defaultSchema, boolean allowFileFunctions) {
+            Set<String> allowedWriteOps, String defaultCatalog, String defaultSchema, boolean allowFileFunctions,
+            Set<String> extraFunctions, List<GuardMask> masks) {
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.readOnly = readOnly;
         this.defaultCatalog = blankToNull(defaultCatalog);
         this.defaultSchema = blankToNull(defaultSchema);
         this.allowFileFunctions = allowFileFunctions;
+        Set<String> extra = new LinkedHashSet<>();
+        for (String fn : extraFunctions) {
+            extra.add(fn.strip().toLowerCase(Locale.ROOT));
+        }
+        this.extraFunctions = Collections.unmodifiableSet(extra);
+        this.masks = List.copyOf(masks);
         if (allowedTables == null) {
             this.allowedTables = null;
             this.resolvedAllowedTables = null;
@@ -60,12 +70,12 @@ public final class GuardOptions {
 
     /** A read-only caller: only reads pass (the default for ad-hoc SQL and saved queries). */
     public static GuardOptions readOnly(SqlDialectFamily dialect) {
-        return new GuardOptions(dialect, true, null, null, null, null, false);
+        return new GuardOptions(dialect, true, null, null, null, null, false, Set.of(), List.of());
     }
 
     /** A caller allowed to write (any write operation unless narrowed with {@link #withAllowedWriteOps}). */
     public static GuardOptions writer(SqlDialectFamily dialect) {
-        return new GuardOptions(dialect, false, null, null, null, null, false);
+        return new GuardOptions(dialect, false, null, null, null, null, false, Set.of(), List.of());
     }
 
     /**
@@ -78,7 +88,7 @@ public final class GuardOptions {
      */
     public GuardOptions withAllowedTables(Collection<String> tables) {
         return new GuardOptions(dialect, readOnly, tables == null ? null : new LinkedHashSet<>(tables),
-                allowedWriteOps, defaultCatalog, defaultSchema, allowFileFunctions);
+                allowedWriteOps, defaultCatalog, defaultSchema, allowFileFunctions, extraFunctions, masks);
     }
 
     /**
@@ -88,7 +98,7 @@ public final class GuardOptions {
      */
     public GuardOptions withAllowedWriteOps(Collection<String> ops) {
         return new GuardOptions(dialect, readOnly, allowedTables, ops == null ? null : new LinkedHashSet<>(ops),
-                defaultCatalog, defaultSchema, allowFileFunctions);
+                defaultCatalog, defaultSchema, allowFileFunctions, extraFunctions, masks);
     }
 
     /**
@@ -98,7 +108,7 @@ public final class GuardOptions {
      */
     public GuardOptions withDefaults(String catalog, String schema) {
         return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, catalog, schema,
-                allowFileFunctions);
+                allowFileFunctions, extraFunctions, masks);
     }
 
     /**
@@ -109,7 +119,28 @@ public final class GuardOptions {
      */
     public GuardOptions withFileFunctions(boolean allowed) {
         return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, defaultCatalog, defaultSchema,
-                allowed);
+                allowed, extraFunctions, masks);
+    }
+
+    /**
+     * Functions a restricted caller may call beyond the engine's catalogue of pure built-ins: bare names ({@code
+     * my_fn}) or schema-qualified ones ({@code util.my_fn}), as the operator lists them per connection. Only
+     * restricted callers (table allow-list or masks) are held to the catalogue at all.
+     */
+    public GuardOptions withExtraFunctions(Collection<String> functions) {
+        return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, defaultCatalog, defaultSchema,
+                allowFileFunctions, functions == null ? Set.of() : new LinkedHashSet<>(functions), masks);
+    }
+
+    /**
+     * The caller's masked columns, each table resolved against the connection's defaults ({@link TableName#parse}).
+     * A caller with masks is restricted: its functions are held to the catalogue, it may not
+     * read the engine's catalogues and statistics, and a statement reading a masked table must let the guard trace
+     * every result column ({@link GuardResult#masks()}).
+     */
+    public GuardOptions withMasks(List<GuardMask> masks) {
+        return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, defaultCatalog, defaultSchema,
+                allowFileFunctions, extraFunctions, masks == null ? List.of() : masks);
     }
 
     public SqlDialectFamily dialect() {
@@ -147,9 +178,24 @@ public final class GuardOptions {
         return allowFileFunctions;
     }
 
-    /** True when the caller is restricted by tables or by write operations. */
+    /** The extra functions (lower case), empty when none. */
+    public Set<String> extraFunctions() {
+        return extraFunctions;
+    }
+
+    /** The masked columns, empty when none. */
+    public List<GuardMask> masks() {
+        return masks;
+    }
+
+    /** True when the caller is restricted by tables, by write operations or by masks. */
     public boolean restricted() {
-        return allowedTables != null || (!readOnly && allowedWriteOps != null);
+        return allowedTables != null || (!readOnly && allowedWriteOps != null) || !masks.isEmpty();
+    }
+
+    /** True when the caller's function calls are held to the engine's catalogue (a table allow-list or masks). */
+    public boolean functionsRestricted() {
+        return allowedTables != null || !masks.isEmpty();
     }
 
     @Override
@@ -158,6 +204,8 @@ public final class GuardOptions {
                 + (allowedTables == null ? "" : ", tables=" + resolvedAllowedTables)
                 + (allowedWriteOps == null ? "" : ", ops=" + allowedWriteOps)
                 + ", defaults=" + defaultCatalog + "." + defaultSchema
-                + (allowFileFunctions ? ", file functions" : "") + "]";
+                + (allowFileFunctions ? ", file functions" : "")
+                + (extraFunctions.isEmpty() ? "" : ", functions+=" + extraFunctions)
+                + (masks.isEmpty() ? "" : ", masks=" + masks) + "]";
     }
 }

@@ -20,6 +20,7 @@ import java.util.SortedSet;
  * @param lockingRead true for {@code FOR UPDATE}, {@code FOR SHARE}, {@code FOR NO KEY UPDATE}, {@code FOR KEY SHARE}
  * @param parsed false when the parser could not read the statement and it was admitted on its leading keyword
  *     (only for unrestricted writers, and for SHOW/DESCRIBE forms the parser lacks); tables are then unknown
+ * @param masks where the caller's masked columns flow, when the statement reads a masked table; null otherwise
  */
 public record GuardResult(
         StatementKind kind,
@@ -29,7 +30,8 @@ public record GuardResult(
         Set<String> tableFunctions,
         Set<String> functions,
         boolean lockingRead,
-        boolean parsed) {
+        boolean parsed,
+        MaskPlan masks) {
 
     public GuardResult {
         writeOps = Collections.unmodifiableSortedSet(writeOps);
@@ -37,6 +39,12 @@ public record GuardResult(
         tablesWritten = Collections.unmodifiableSet(tablesWritten);
         tableFunctions = Collections.unmodifiableSet(tableFunctions);
         functions = Collections.unmodifiableSet(functions);
+    }
+
+    /** This result with where the caller's masked columns flow. */
+    GuardResult withMasks(MaskPlan plan) {
+        return new GuardResult(kind, writeOps, tablesRead, tablesWritten, tableFunctions, functions, lockingRead,
+                parsed, plan);
     }
 
     /** True when the statement is a plain read. */

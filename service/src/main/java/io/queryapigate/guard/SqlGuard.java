@@ -211,13 +211,17 @@ public final class SqlGuard {
         if (statement == null) {
             return unparsed(lex.code(), options, parseProblem);
         }
-        AstSweep.Findings findings;
+        Names names = new Names(options, lex.identifiers());
         try {
-            findings = AstSweep.sweep(statement, profile, options, lex.identifiers());
+            AstSweep.Findings findings = AstSweep.sweep(statement, profile, options, names);
+            GuardResult result = decide(findings, options, profile);
+            if (!options.masks().isEmpty()) {
+                result = result.withMasks(MaskTrace.trace(statement, lex, names, options, result.tables()));
+            }
+            return result;
         } catch (StackOverflowError e) {
             throw GuardException.notParseable("The statement is nested too deeply to check.");
         }
-        return decide(findings, options);
     }
 
     // ------------------------------------------------------------------------------------------------ lexical
@@ -254,11 +258,13 @@ public final class SqlGuard {
                     "The SQL has an unterminated string literal, quoted identifier or comment.");
         }
         if (ambiguous != null) {
-            // the generic family does not know its server's quoting: a text whose literals, quoted names or comments
-            // lie elsewhere under some family's rules could mean something else to the server than to the parser
-            throw GuardException.notParseable("The SQL reads differently under " + ambiguous + " quoting rules "
-                    + "(backslashes in literals, #, //, [...], $$ or -- without a blank); for this connection write "
-                    + "it so that every SQL dialect reads it alike.");
+            // servers of one family disagree about some text (ClickHouse 18.16 does not nest comments, a PostgreSQL
+            // server may read backslashes in '...' as escapes; the generic family knows no server at all): a text
+            // whose literals, quoted names or comments lie elsewhere under another reading could mean something else
+            // to the server than to the guard, so neither reading is picked
+            throw GuardException.notParseable("The SQL reads differently under " + ambiguous + " rules "
+                    + "(nested /* comments */, backslashes in literals, #, //, [...], $$ or -- without a blank); "
+                    + "write it so that every reading agrees.");
         }
         if (lex.statements() == 0) {
             throw GuardException.notParseable("The SQL holds no statement, only comments or semicolons.");
@@ -453,7 +459,7 @@ public final class SqlGuard {
 
     // ------------------------------------------------------------------------------------------------ decisions
 
-    private static GuardResult decide(AstSweep.Findings f, GuardOptions o) {
+    private static GuardResult decide(AstSweep.Findings f, GuardOptions o, DialectProfile profile) {
         StatementKind kind = f.kind();
         if (o.readOnly()) {
             if (kind != StatementKind.READ) {
@@ -462,29 +468,6 @@ public final class SqlGuard {
             if (f.lockingRead) {
                 throw GuardException.readOnly("Locking reads (FOR UPDATE, FOR SHARE, FOR NO KEY UPDATE, FOR KEY SHARE) "
                         + "take row locks and are not allowed for a read-only call.");
-            }
-            if (f.userVariables) {
-                throw GuardException.readOnly("Assigning variables changes session state and is not allowed for a "
-                        + "read-only call.");
-            }
-            for (Map.Entry<String, Set<FunctionClass>> e : f.flaggedFunctions.entrySet()) {
-                Set<FunctionClass> classes = e.getValue();
-                if (classes.contains(FunctionClass.SESSION_OR_WRITE)) {
-                    throw GuardException.readOnly("The function " + e.getKey() + "() changes session or server "
-                            + "state, takes locks or writes; it is not allowed for a read-only call.");
-                }
-                if (classes.contains(FunctionClass.DYNAMIC)) {
-                    throw GuardException.readOnly("The function " + e.getKey() + "() runs SQL given as text or "
-                            + "reads objects named by strings; it is not allowed for a read-only call.");
-                }
-                if (classes.contains(FunctionClass.FILE_OR_NETWORK) && !o.allowFileFunctions()) {
-                    throw GuardException.readOnly("The function " + e.getKey() + "() reads files or the network; "
-                            + "it is not allowed on this connection.");
-                }
-            }
-            if (!f.fileSources.isEmpty() && !o.allowFileFunctions()) {
-                throw GuardException.readOnly("Reading files (" + f.fileSources.get(0)
-                        + " used as a table) is not allowed on this connection.");
             }
         } else {
             for (String op : f.sessionOps) {
@@ -504,15 +487,107 @@ public final class SqlGuard {
                 }
             }
         }
+        sessionState(f, o, profile);
+        if (o.readOnly()) {
+            for (Map.Entry<String, Set<FunctionClass>> e : f.flaggedFunctions.entrySet()) {
+                Set<FunctionClass> classes = e.getValue();
+                if (classes.contains(FunctionClass.WRITE)) {
+                    throw GuardException.readOnly("The function " + e.getKey() + "() writes data or server state; "
+                            + "it is not allowed for a read-only call.");
+                }
+                if (classes.contains(FunctionClass.FILE_OR_NETWORK) && !o.allowFileFunctions()) {
+                    throw GuardException.readOnly("The function " + e.getKey() + "() reads files or the network; "
+                            + "it is not allowed on this connection.");
+                }
+            }
+            if (!f.fileSources.isEmpty() && !o.allowFileFunctions()) {
+                throw GuardException.readOnly("Reading files (" + f.fileSources.get(0)
+                        + " used as a table) is not allowed on this connection.");
+            }
+        }
         if (o.resolvedAllowedTables() != null) {
             checkTables(f, o);
+        }
+        if (o.functionsRestricted()) {
+            checkFunctions(f, o, profile);
+        }
+        if (!o.masks().isEmpty()) {
+            checkCatalogs(f, profile);
         }
         Set<String> tableFunctionNames = new LinkedHashSet<>();
         for (AstSweep.TableFn fn : f.tableFunctions) {
             tableFunctionNames.add(fn.name());
         }
         return new GuardResult(kind, new TreeSet<>(f.ops), f.reads, f.writes, tableFunctionNames, f.functions,
-                f.lockingRead, true);
+                f.lockingRead, true, null);
+    }
+
+    /**
+     * What would outlive the call in the pooled session, for every caller: functions that leave session state or
+     * administer the server, SQL run from text (which could do either unseen), variable assignments, and temporary
+     * tables where the dialect does not drop them after a write (only PostgreSQL's does, with DISCARD TEMP).
+     */
+    private static void sessionState(AstSweep.Findings f, GuardOptions o, DialectProfile profile) {
+        for (Map.Entry<String, Set<FunctionClass>> e : f.flaggedFunctions.entrySet()) {
+            Set<FunctionClass> classes = e.getValue();
+            if (classes.contains(FunctionClass.SESSION)) {
+                throw sessionRefusal(o, "The function " + e.getKey() + "() changes session or server state that "
+                        + "would outlive this call (settings, variables, seeds, locks, other sessions); it is not "
+                        + "allowed.");
+            }
+            if (classes.contains(FunctionClass.DYNAMIC)) {
+                throw sessionRefusal(o, "The function " + e.getKey() + "() runs SQL given as text or reads objects "
+                        + "named by strings, which the guard cannot check; it is not allowed.");
+            }
+        }
+        if (f.userVariables) {
+            throw sessionRefusal(o, "Assigning variables changes session state that would outlive this call; it is "
+                    + "not allowed.");
+        }
+        if (f.temporaryTable && profile.family != SqlDialectFamily.POSTGRES) {
+            throw sessionRefusal(o, "Temporary tables would outlive this call in the pooled session; they are not "
+                    + "allowed on this connection.");
+        }
+    }
+
+    private static GuardException sessionRefusal(GuardOptions o, String message) {
+        return o.readOnly() ? GuardException.readOnly(message) : GuardException.writeOpNotAllowed(message);
+    }
+
+    /** A restricted caller (tables or masks) may call only the engine's pure built-ins and the operator's extras. */
+    private static void checkFunctions(AstSweep.Findings f, GuardOptions o, DialectProfile profile) {
+        for (AstSweep.Call call : f.calls) {
+            if (f.tableFunctions.contains(new AstSweep.TableFn(call.name(), call.qualifier()))
+                    && DialectProfile.isGenerator(call.name(), call.qualifier())) {
+                continue;
+            }
+            boolean extra = call.qualifier() == null ? o.extraFunctions().contains(call.name())
+                    : o.extraFunctions().contains(call.qualifier() + "." + call.name());
+            if (!extra && !profile.allowsFunction(call.name(), call.qualifier())) {
+                String name = call.qualifier() == null ? call.name() : call.qualifier() + "." + call.name();
+                throw GuardException.functionNotAllowed("This key may not call the function " + name + "(): a key "
+                        + "restricted to tables or with masked columns may call only functions that compute from "
+                        + "their arguments (see docs/function-catalogues.md); an operator can allow more per "
+                        + "connection (allowedFunctions).");
+            }
+        }
+        for (String type : f.nameCasts) {
+            throw GuardException.functionNotAllowed("This key may not cast to " + type + ": it looks objects up by "
+                    + "name.");
+        }
+    }
+
+    /** A caller with masks may not read the engine's catalogues and statistics, nor list objects with SHOW. */
+    private static void checkCatalogs(AstSweep.Findings f, DialectProfile profile) {
+        for (TableName t : f.reads) {
+            if (profile.isCatalogTable(t)) {
+                throw GuardException.tableNotAllowed("This key has masked columns and may not read " + t + ": the "
+                        + "database's catalogues and statistics show column values.");
+            }
+        }
+        if (f.show) {
+            throw GuardException.tableNotAllowed("This key has masked columns and may not run SHOW statements.");
+        }
     }
 
     private static void checkTables(AstSweep.Findings f, GuardOptions o) {
@@ -539,7 +614,7 @@ public final class SqlGuard {
                     + " used as a table).");
         }
         for (Map.Entry<String, Set<FunctionClass>> e : f.flaggedFunctions.entrySet()) {
-            if (e.getValue().contains(FunctionClass.DYNAMIC) || e.getValue().contains(FunctionClass.FILE_OR_NETWORK)) {
+            if (e.getValue().contains(FunctionClass.FILE_OR_NETWORK)) {
                 throw GuardException.tableNotAllowed("This key may not use the function " + e.getKey()
                         + "(): it reads data outside the allowed tables.");
             }
@@ -589,7 +664,7 @@ public final class SqlGuard {
                 throw GuardException.readOnly("This call may only read; the statement starts with " + keyword
                         + (keyword.equals(first) ? "" : " (under " + first + ")") + ".");
             }
-            if (kw == Kw.METADATA && o.allowedTables() == null && !mentionsNonReadWord(code)
+            if (kw == Kw.METADATA && !o.restricted() && !mentionsNonReadWord(code)
                     && code.indexOf('(') < 0) {
                 return unparsedResult(StatementKind.READ, null);
             }
@@ -612,7 +687,7 @@ public final class SqlGuard {
             ops.add(op);
         }
         return new GuardResult(kind, ops, Collections.emptySet(), Collections.emptySet(), Collections.emptySet(),
-                Collections.emptySet(), false, false);
+                Collections.emptySet(), false, false, null);
     }
 
     /** True when the code (literals, quoted names and comments blanked) holds a word that starts a non-read. */

@@ -38,6 +38,9 @@ final class SqlLexer {
 
     static final Rules POSTGRES = new Rules("postgres", false, false, false, true, true, true, false, false, false,
             false, false);
+    /** PostgreSQL with {@code standard_conforming_strings = off}: backslashes escape in every '...' literal. */
+    static final Rules POSTGRES_ESCAPE_STRINGS = new Rules("postgres standard_conforming_strings=off", true, false,
+            false, true, true, true, false, false, false, false, false);
     static final Rules ANSI = new Rules("ansi", false, false, false, false, false, false, false, false, false, false,
             false);
     static final Rules ANSI_BACKTICK = new Rules("ansi+backtick", false, false, false, false, false, false, false,
@@ -49,6 +52,9 @@ final class SqlLexer {
     /** As ClickHouse's Lexer.cpp reads SQL: backslashes escape in every quote, comments nest, heredocs. */
     static final Rules CLICKHOUSE = new Rules("clickhouse", true, false, true, false, true, true, true, false, false,
             true, true);
+    /** ClickHouse before nested comments (18.16 among them): a block comment ends at the first {@code *}{@code /}. */
+    static final Rules CLICKHOUSE_FLAT_COMMENTS = new Rules("clickhouse 18.16 (comments do not nest)", true, false,
+            true, false, true, false, true, false, false, true, true);
     static final Rules SQLITE = new Rules("sqlite", false, false, false, false, false, false, false, false, true,
             true, false);
 

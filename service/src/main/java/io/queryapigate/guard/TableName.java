@@ -8,7 +8,8 @@ import java.util.Objects;
 /**
  * A table's name as the guard compares it: up to three parts (catalog, schema, table), resolved against the
  * connection's defaults and normalised per dialect. Unquoted parts are folded (lower case) where the dialect folds
- * or ignores case; quoted parts are kept exactly; on MySQL and ClickHouse, whose table names are case-sensitive
+ * or ignores case; quoted parts are kept exactly, except on DuckDB and Trino, which ignore case in quoted names
+ * too; on MySQL and ClickHouse, whose table names are case-sensitive
  * (MySQL with {@code lower_case_table_names=0}, the Linux default), every part is kept exactly. Two names are the
  * same table exactly when they are {@link #equals equal}.
  *
@@ -137,11 +138,14 @@ public record TableName(String catalog, String schema, String name) {
 
         private final SqlDialectFamily family;
         private final boolean foldUnquoted;
+        private final boolean foldQuoted;
         private final boolean threeLevels;
 
         private Naming(SqlDialectFamily family) {
             this.family = family;
             this.foldUnquoted = family != SqlDialectFamily.MYSQL && family != SqlDialectFamily.CLICKHOUSE;
+            // DuckDB and Trino ignore case in quoted names as well: "PEOPLE" is people
+            this.foldQuoted = family == SqlDialectFamily.DUCKDB || family == SqlDialectFamily.TRINO;
             this.threeLevels = family != SqlDialectFamily.MYSQL && family != SqlDialectFamily.CLICKHOUSE
                     && family != SqlDialectFamily.SQLITE;
         }
@@ -164,7 +168,8 @@ public record TableName(String catalog, String schema, String name) {
             if (isQuoted(raw)) {
                 char q = raw.charAt(0);
                 String inner = raw.substring(1, raw.length() - 1);
-                return q == '[' ? inner : inner.replace(String.valueOf(q) + q, String.valueOf(q));
+                inner = q == '[' ? inner : inner.replace(String.valueOf(q) + q, String.valueOf(q));
+                return foldQuoted ? inner.toLowerCase(Locale.ROOT) : inner;
             }
             return foldUnquoted ? raw.toLowerCase(Locale.ROOT) : raw;
         }

@@ -50,7 +50,7 @@ public class ApiKeysResource {
             "allow_writes", "allowed_write_ops", "allowed_tables", "allowed_ips", "mask", "rate_limit", "quota");
     private static final Set<String> WRITE_OPS = Set.of("insert", "update", "delete", "merge", "replace", "upsert",
             "create", "drop", "alter", "truncate", "call", "copy", "grant", "revoke", "comment", "rename");
-    private static final Set<String> MASK_FIELDS = Set.of("column", "action", "value", "keep");
+    private static final Set<String> MASK_FIELDS = Set.of("column", "action", "value", "keep", "strict");
     private static final Set<String> MASK_ACTIONS = Set.of("null", "fixed", "last", "hash");
     private static final Set<String> RESERVED = Set.of("admin", "cli", "startup");
 
@@ -240,7 +240,11 @@ public class ApiKeysResource {
             if (action.equals("hash") && !hashMasking) {
                 throw Body.fieldError("mask", "hash rules need security.maskingKey in the server configuration");
             }
-            out.add(new MaskRule(column, action, value, keep));
+            JsonNode strict = r.get("strict");
+            if (strict != null && !strict.isBoolean() && !strict.isNull()) {
+                throw Body.fieldError("mask", "strict must be true or false");
+            }
+            out.add(new MaskRule(column, action, value, keep, strict != null && strict.asBoolean() ? true : null));
         }
         return out;
     }

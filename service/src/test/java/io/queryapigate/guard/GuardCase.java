@@ -19,7 +19,9 @@ import java.util.stream.Collectors;
  *   <li>dialect: {@code pg}, {@code mysql}, {@code duckdb}, {@code clickhouse}, {@code trino}, {@code sqlite},
  *       {@code generic}; each with fixed connection defaults (see {@link #options()});</li>
  *   <li>caller: {@code ro} or {@code rw}, then optional {@code t=a,b} (allowed tables; {@code t=} for none),
- *       {@code ops=insert,update} (allowed write operations), {@code files} (file functions allowed);</li>
+ *       {@code ops=insert,update} (allowed write operations), {@code files} (file functions allowed), {@code
+ *       fn=a,s.b} (functions the operator allows beyond the catalogue), {@code mask=table.col,...} (masked
+ *       columns);</li>
  *   <li>expectation: a refusal code ({@code read_only}, {@code multiple_statements}, ...) or {@code ok} /
  *       {@code ok:<kind>}, optionally followed by {@code r=} (tables read), {@code w=} (tables written),
  *       {@code ops=} (write operations) and {@code tf=} (table functions), each a comma-separated exact set;</li>
@@ -84,6 +86,16 @@ record GuardCase(String section, int line, String dialectName, String caller, St
                 o = o.withAllowedWriteOps(list(w.substring(4)));
             } else if (w.equals("files")) {
                 o = o.withFileFunctions(true);
+            } else if (w.startsWith("fn=")) {
+                o = o.withExtraFunctions(list(w.substring(3)));
+            } else if (w.startsWith("mask=")) {
+                List<GuardMask> masks = new ArrayList<>();
+                for (String m : list(w.substring(5))) {
+                    int dot = m.lastIndexOf('.');
+                    masks.add(new GuardMask(TableName.parse(m.substring(0, dot), d, o.defaultCatalog(),
+                            o.defaultSchema()), m.substring(dot + 1), false));
+                }
+                o = o.withMasks(masks);
             } else {
                 throw new IllegalArgumentException("unknown caller option " + w);
             }
@@ -159,6 +171,6 @@ record GuardCase(String section, int line, String dialectName, String caller, St
     static Set<String> codes() {
         return new LinkedHashSet<>(List.of(GuardException.MULTIPLE_STATEMENTS, GuardException.SQL_NOT_PARSEABLE,
                 GuardException.READ_ONLY, GuardException.TABLE_NOT_ALLOWED, GuardException.WRITE_OP_NOT_ALLOWED,
-                GuardException.SQL_TOO_LONG));
+                GuardException.SQL_TOO_LONG, GuardException.FUNCTION_NOT_ALLOWED));
     }
 }

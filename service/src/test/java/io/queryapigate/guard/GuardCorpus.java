@@ -26,6 +26,11 @@ final class GuardCorpus {
         out.addAll(GuardCase.parse("session-state", SESSION_STATE));
         out.addAll(GuardCase.parse("dialect-reads", DIALECT_READS));
         out.addAll(GuardCase.parse("unparseable", UNPARSEABLE));
+        out.addAll(GuardCase.parse("sql-text-functions", SQL_TEXT_FUNCTIONS));
+        out.addAll(GuardCase.parse("function-allow-list", FUNCTION_ALLOW_LIST));
+        out.addAll(GuardCase.parse("session-state-every-caller", SESSION_STATE_EVERY_CALLER));
+        out.addAll(GuardCase.parse("lexical-disagreement", LEXICAL_DISAGREEMENT));
+        out.addAll(GuardCase.parse("masked-callers", MASKED_CALLERS));
         return out;
     }
 
@@ -71,7 +76,7 @@ final class GuardCorpus {
             sqlite     | ro | ok:read             | SELECT [a;b] FROM t
             pg         | ro | ok:read             | SELECT E'it\\'s; fine' AS x
             # the backslash boundary: one literal on PostgreSQL/SQLite/DuckDB/Trino, a split on MySQL/ClickHouse
-            pg         | ro | ok:read             | SELECT 'x\\'';' AS x
+            pg         | ro | multiple_statements | SELECT 'x\\'';' AS x
             sqlite     | ro | ok:read             | SELECT 'x\\'';' AS x
             duckdb     | ro | ok:read             | SELECT 'x\\'';' AS x
             trino      | ro | ok:read             | SELECT 'x\\'';' AS x
@@ -538,12 +543,12 @@ final class GuardCorpus {
             pg         | ro t=customer | table_not_allowed | SELECT * FROM generate_series(1, (SELECT max(n) FROM secret))
             pg         | ro t=customer | table_not_allowed | SELECT * FROM evil.generate_series(1, 10)
             pg         | ro t=customer | table_not_allowed | SELECT * FROM my_function()
-            pg         | rw t=customer | table_not_allowed | SELECT * FROM dblink('host=x', 'SELECT 1') AS r(a int)
+            pg         | rw t=customer | write_op_not_allowed | SELECT * FROM dblink('host=x', 'SELECT 1') AS r(a int)
             pg         | ro t=customer | read_only | SELECT * FROM dblink('host=x', 'SELECT 1') AS r(a int)
             pg         | ro t=customer | table_not_allowed | SELECT * FROM ROWS FROM (generate_series(1, 3), my_function()) AS x(a, b)
-            pg         | rw t=customer | table_not_allowed | SELECT query_to_xml('SELECT * FROM secret', true, false, '')
-            pg         | rw t=customer | table_not_allowed | SELECT table_to_xml('secret', true, false, '')
-            pg         | rw t=customer | table_not_allowed | SELECT * FROM ts_stat('SELECT v FROM secret')
+            pg         | rw t=customer | write_op_not_allowed | SELECT query_to_xml('SELECT * FROM secret', true, false, '')
+            pg         | rw t=customer | write_op_not_allowed | SELECT table_to_xml('secret', true, false, '')
+            pg         | rw t=customer | write_op_not_allowed | SELECT * FROM ts_stat('SELECT v FROM secret')
             pg         | ro | ok:read tf=my_function | SELECT * FROM my_function()
             duckdb     | ro t=customer | ok:read tf=range | SELECT * FROM range(10)
             duckdb     | ro t=customer | ok:read tf=generate_series | SELECT * FROM generate_series(1, 3)
@@ -552,7 +557,7 @@ final class GuardCorpus {
             duckdb     | ro files t=customer | table_not_allowed | SELECT * FROM 'customer.csv'
             duckdb     | ro files t=customer | table_not_allowed | SELECT * FROM "customer.csv"
             duckdb     | ro t=customer | table_not_allowed | SELECT * FROM duckdb_tables()
-            duckdb     | rw t=customer | table_not_allowed | SELECT * FROM query_table('secret')
+            duckdb     | rw t=customer | write_op_not_allowed | SELECT * FROM query_table('secret')
             duckdb     | ro t=customer | table_not_allowed | SELECT * FROM pragma_table_info('secret')
             duckdb     | ro files t=customer | table_not_allowed | SELECT * FROM read_csv('customer.csv')
             duckdb     | ro | read_only | SELECT * FROM read_csv('/etc/passwd')
@@ -576,10 +581,10 @@ final class GuardCorpus {
             clickhouse | ro t=events | ok:read tf=numbers_mt | SELECT * FROM numbers_mt(10)
             clickhouse | ro t=events | table_not_allowed | SELECT * FROM merge(currentDatabase(), '^secret')
             clickhouse | rw t=events | table_not_allowed | SELECT * FROM file('x.csv')
-            clickhouse | rw t=events | table_not_allowed | SELECT * FROM remote('h', db.secret)
-            clickhouse | rw t=events | table_not_allowed | SELECT * FROM cluster('c', default.secret)
-            clickhouse | rw t=events | table_not_allowed | SELECT dictGet('secrets', 'v', toUInt64(1)) FROM events
-            clickhouse | rw t=events | table_not_allowed | SELECT joinGet('secret_join', 'v', 1)
+            clickhouse | rw t=events | write_op_not_allowed | SELECT * FROM remote('h', db.secret)
+            clickhouse | rw t=events | write_op_not_allowed | SELECT * FROM cluster('c', default.secret)
+            clickhouse | rw t=events | write_op_not_allowed | SELECT dictGet('secrets', 'v', toUInt64(1)) FROM events
+            clickhouse | rw t=events | write_op_not_allowed | SELECT joinGet('secret_join', 'v', 1)
             clickhouse | ro | read_only | SELECT * FROM file('/etc/passwd')
             clickhouse | ro | read_only | SELECT * FROM remote('h', db.t)
             clickhouse | ro | read_only | SELECT * FROM remoteSecure('h', db.t)
@@ -729,5 +734,105 @@ final class GuardCorpus {
             pg     | rw | ok:other | FROBNICATE t
             pg     | rw t=t | sql_not_parseable | FROBNICATE t
             pg     | ro | sql_not_parseable | FROBNICATE t
+            """;
+
+    // issue 12, class 1: functions that run SQL text or reach beyond the statement; refused for every caller (what
+    // they run escapes every other check), whatever the wrapper, the qualifier or the quoting
+    static final String SQL_TEXT_FUNCTIONS = """
+            pg     | ro t=sec_people | read_only | SELECT ts_rewrite('a'::tsquery, 'SELECT ''a''::tsquery, quote_literal(token)::tsquery FROM sec_other.secret')::text
+            pg     | ro | read_only | SELECT ts_rewrite('a'::tsquery, 'SELECT pg_read_file(''/etc/passwd'')::tsquery, ''b''::tsquery')
+            pg     | ro | read_only | SELECT pg_catalog.ts_rewrite('a'::tsquery, 'SELECT 1')
+            pg     | ro | read_only | SELECT "ts_rewrite"('a'::tsquery, 'SELECT 1')
+            pg     | ro | read_only | SELECT * FROM sec_people WHERE ts_rewrite('a'::tsquery, 'SELECT pg_advisory_lock(1)') IS NULL
+            pg     | rw | write_op_not_allowed | SELECT ts_rewrite('a'::tsquery, 'SELECT pg_terminate_backend(1)')
+            pg     | rw ops=insert t=mine | write_op_not_allowed | INSERT INTO mine SELECT ts_rewrite('a'::tsquery, 'SELECT token::tsquery, ''b''::tsquery FROM sec_other.secret')::text
+            pg     | rw | write_op_not_allowed | SELECT query_to_xml('SELECT setseed(0.5)', true, false, '')
+            pg     | rw | write_op_not_allowed | SELECT * FROM ts_stat('SELECT v FROM t')
+            pg     | rw | write_op_not_allowed | SELECT cursor_to_xml('c', 1, true, false, '')
+            pg     | rw | write_op_not_allowed | SELECT database_to_xml(true, false, '')
+            duckdb | rw | write_op_not_allowed | SELECT * FROM query('SELECT 1')
+            duckdb | rw | write_op_not_allowed | SELECT json_execute_serialized_sql('x')
+            clickhouse | ro | read_only | SELECT joinGet('j', 'v', 1)
+            trino  | ro | read_only | SELECT * FROM TABLE(pg.system.query(query => 'SELECT 1'))
+            generic| rw | write_op_not_allowed | SELECT ts_rewrite('a', 'SELECT 1')
+            """;
+
+    // issue 12, class 1: callers with a table allow-list (or masks) may call only functions that compute from their
+    // arguments, per the engine's own catalogue: everything else fails closed, naming the function
+    static final String FUNCTION_ALLOW_LIST = """
+            pg     | ro t=customer | ok:read r=public.customer | SELECT lower(name), length(name), coalesce(a, 0), now() FROM customer
+            pg     | ro t=customer | ok:read r=public.customer | SELECT count(*), sum(a), string_agg(name, ',') FROM customer
+            pg     | ro t=customer | ok:read r=public.customer | SELECT pg_catalog.upper(name) FROM customer
+            pg     | ro t=customer | function_not_allowed | SELECT pg_relation_size('sec_other.secret')
+            pg     | ro t=customer | function_not_allowed | SELECT has_table_privilege('sec_other.secret', 'select')
+            pg     | ro t=customer | function_not_allowed | SELECT current_setting('data_directory')
+            pg     | ro t=customer | function_not_allowed | SELECT to_regclass('sec_other.secret')
+            pg     | ro t=customer | function_not_allowed | SELECT pg_get_viewdef('v')
+            pg     | ro t=customer | function_not_allowed | SELECT obj_description(1)
+            pg     | ro t=customer | function_not_allowed | SELECT my_udf(name) FROM customer
+            pg     | ro t=customer | function_not_allowed | SELECT public.lower(name) FROM customer
+            pg     | ro t=customer | function_not_allowed | SELECT 'sec_other.secret'::regclass
+            pg     | ro t=customer | function_not_allowed | SELECT CAST('sec_other.secret' AS regclass)
+            pg     | ro t=customer | function_not_allowed | SELECT 'x'::pg_catalog.regclass
+            pg     | ro t=customer fn=my_udf | ok:read r=public.customer | SELECT my_udf(name) FROM customer
+            pg     | ro t=customer fn=util.my_udf | ok:read r=public.customer | SELECT util.my_udf(name) FROM customer
+            pg     | ro t=customer fn=util.my_udf | function_not_allowed | SELECT other.my_udf(name) FROM customer
+            pg     | ro t=customer fn=my_udf | function_not_allowed | SELECT evil.my_udf(name) FROM customer
+            pg     | ro | ok:read r=public.customer | SELECT my_udf(name), pg_relation_size('customer') FROM customer
+            mysql  | ro t=customer | function_not_allowed | SELECT shop.my_func(1) FROM customer
+            """;
+
+    // issue 12, class 2: what would outlive the call in the pooled session is refused for every caller, writers too
+    static final String SESSION_STATE_EVERY_CALLER = """
+            pg     | ro | read_only | SELECT setseed(0.42)
+            pg     | ro | read_only | SELECT pg_catalog.setseed(0.42)
+            pg     | rw | write_op_not_allowed | SELECT setseed(0.42)
+            pg     | rw | write_op_not_allowed | SELECT set_config('search_path', 'x', false)
+            pg     | rw | write_op_not_allowed | SELECT pg_advisory_lock(1)
+            pg     | rw | write_op_not_allowed | SELECT pg_terminate_backend(42)
+            pg     | ro | read_only | SELECT lastval()
+            pg     | rw | ok:ddl | CREATE TEMP TABLE x (a int)
+            mysql  | ro | read_only | SELECT LAST_INSERT_ID(424242)
+            mysql  | rw | write_op_not_allowed | SELECT LAST_INSERT_ID(424242)
+            mysql  | rw | write_op_not_allowed | SELECT GET_LOCK('x', 0)
+            mysql  | rw | write_op_not_allowed | SELECT @x := 1
+            mysql  | rw | write_op_not_allowed | UPDATE t SET a = (@x := a + 1)
+            mysql  | rw | write_op_not_allowed | CREATE TEMPORARY TABLE x (a int)
+            mysql  | rw | ok:write | INSERT INTO t (a) VALUES (1)
+            duckdb | ro | read_only | SELECT setseed(0.42)
+            duckdb | rw | write_op_not_allowed | CREATE TEMP TABLE x (a int)
+            duckdb | rw | write_op_not_allowed | SELECT set_variable('x', 1)
+            """;
+
+    // issue 12, class 3: where servers of one family read a text differently, the guard refuses it rather than pick
+    // a reading (ClickHouse 18.16 ends a comment at the first */; a PostgreSQL server may read '...\' as an escape)
+    static final String LEXICAL_DISAGREEMENT = """
+            clickhouse | ro t=sec_people | sql_not_parseable | SELECT name FROM sec_people /* /* */ UNION ALL SELECT token FROM sec_other.secret -- */
+            clickhouse | ro | sql_not_parseable | SELECT 1 /* /* */ , 2 -- */
+            clickhouse | ro | sql_not_parseable | SELECT 1 /* a /* b */ c */
+            clickhouse | ro | ok:read | SELECT 1 /* a */ , 2 /* b */
+            clickhouse | ro | ok:read | SELECT '/* x' AS a, 2 -- */
+            pg         | ro t=sec_people | sql_not_parseable | SELECT name FROM sec_people WHERE name = 'a\\' UNION SELECT token FROM sec_other.secret --'
+            pg         | ro | ok:read | SELECT E'a\\'' AS x
+            pg         | ro | ok:read | SELECT 'a\\b' AS x
+            pg         | ro | ok:read | SELECT '/* x */' AS x /* a /* nested */ b */
+            """;
+
+    // issue 12, class 4: a caller with masks may not read the engine's catalogues and statistics, nor run SHOW
+    static final String MASKED_CALLERS = """
+            pg         | ro mask=people.ssn | table_not_allowed | SELECT * FROM pg_stats WHERE tablename = 'people'
+            pg         | ro mask=people.ssn | table_not_allowed | SELECT * FROM pg_catalog.pg_statistic
+            pg         | ro mask=people.ssn | table_not_allowed | SELECT * FROM information_schema.columns
+            pg         | ro mask=people.ssn | ok:read r=public.orders | SELECT total FROM orders
+            pg         | ro mask=people.ssn | function_not_allowed | SELECT pg_relation_size('people')
+            mysql      | ro mask=people.ssn | table_not_allowed | SELECT * FROM mysql.column_stats
+            mysql      | ro mask=people.ssn | table_not_allowed | SELECT * FROM information_schema.COLUMN_STATISTICS
+            mysql      | ro mask=people.ssn | table_not_allowed | SHOW COLUMNS FROM people
+            clickhouse | ro mask=people.ssn | table_not_allowed | SELECT * FROM system.columns
+            clickhouse | ro mask=people.ssn | table_not_allowed | SELECT * FROM system.parts
+            trino      | ro mask=people.ssn | table_not_allowed | SELECT * FROM system.runtime.queries
+            trino      | ro mask=people.ssn | table_not_allowed | SELECT * FROM information_schema.columns
+            duckdb     | ro mask=people.ssn | table_not_allowed | SELECT * FROM duckdb_columns
+            duckdb     | ro mask=people.ssn | table_not_allowed | SELECT * FROM information_schema.columns
             """;
 }

@@ -317,12 +317,17 @@ class SqlGuardPropertiesTest {
 
     /**
      * A string literal holding {@code text} exactly, written the dialect's way. (The generic dialect reads backslashes
-     * both ways, so a backslash there is ambiguous and may be refused: the test leaves it out.)
+     * both ways, so a backslash there is ambiguous and may be refused: the test leaves it out. On PostgreSQL a plain
+     * '...' with a backslash reads differently on a server with standard_conforming_strings off, so such text is
+     * written as E'...', which every PostgreSQL server reads alike.)
      */
     static String literal(String text, SqlDialectFamily d) {
         String s = text.replace("'", "''");
         if (d == SqlDialectFamily.MYSQL || d == SqlDialectFamily.CLICKHOUSE) {
             s = text.replace("\\", "\\\\").replace("'", "\\'");
+        }
+        if (d == SqlDialectFamily.POSTGRES && text.indexOf('\\') >= 0) {
+            return "E'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
         }
         return "'" + s + "'";
     }

@@ -68,6 +68,22 @@ public final class Http {
         }
     }
 
+    /** Creates an API key with the administrator key and returns its secret. */
+    public String key(String name, java.util.Map<String, Object> grants) {
+        java.util.Map<String, Object> body = new java.util.LinkedHashMap<>(grants);
+        body.put("name", name);
+        Reply r = post("/api/v1/api-keys", TestConfig.ADMIN_KEY, json(body));
+        if (r.status() != 201) {
+            throw new AssertionError("cannot create key " + name + ": " + r.status() + " " + r.body());
+        }
+        return r.json().get("secret").asText();
+    }
+
+    /** Runs ad-hoc SQL on a connection with a key. */
+    public Reply sql(String key, String connection, String sql) {
+        return post("/execute_sql", key, json(java.util.Map.of("sql", sql, "connection_name", connection)));
+    }
+
     public static String json(Object o) {
         try {
             return MAPPER.writeValueAsString(o);
