@@ -9,6 +9,7 @@ import io.dropwizard.core.Application;
 import io.dropwizard.core.server.AbstractServerFactory;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
+import io.queryapigate.auth.AdminAuthFilter;
 import io.queryapigate.auth.ApiKeyAuthFilter;
 import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.Caller;
@@ -174,6 +175,11 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         SavedQueries savedQueries = new SavedQueries(store, cache, guarding, connections, mapper, clock, maxSql);
         seed(config, savedQueries);
 
+        if (config.getAdminAuth() != null) {
+            // before Dropwizard's own admin filters, for every admin servlet (tasks, threads, metrics, health)
+            environment.admin().addFilter("admin-auth", AdminAuthFilter.of(config.getAdminAuth()))
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+        }
         environment.admin().addServlet("prometheus", new PrometheusServlet(environment.metrics()))
                 .addMapping("/metrics");
         environment.admin().addServlet("metrics-json",
