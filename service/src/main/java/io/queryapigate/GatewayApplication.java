@@ -36,6 +36,7 @@ import io.queryapigate.guard.SqlGuard;
 import io.queryapigate.errors.ApiExceptionMapper;
 import io.queryapigate.errors.DialectExceptionMapper;
 import io.queryapigate.errors.JsonExceptionMapper;
+import io.queryapigate.errors.ParamExceptionMapper;
 import io.queryapigate.errors.UnexpectedExceptionMapper;
 import io.queryapigate.errors.WebApplicationExceptionMapper;
 import io.queryapigate.http.RequestIdFilter;
@@ -193,6 +194,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new DialectExceptionMapper());
         jersey.register(new JsonExceptionMapper());
         jersey.register(new WebApplicationExceptionMapper());
+        jersey.register(new ParamExceptionMapper());
         jersey.register(new UnexpectedExceptionMapper());
         jersey.register(new AuthDynamicFeature(new ApiKeyAuthFilter.Builder()
                 .setAuthenticator(new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache, mapper, clock))
