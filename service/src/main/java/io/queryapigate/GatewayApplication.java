@@ -32,6 +32,7 @@ import io.queryapigate.core.SavedQueries;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.dialect.DialectHealthCheck;
 import io.queryapigate.dialect.DialectRegistry;
+import io.queryapigate.dialect.PrivilegeCheck;
 import io.queryapigate.guard.SqlGuard;
 import io.queryapigate.errors.ApiExceptionMapper;
 import io.queryapigate.errors.DialectExceptionMapper;
@@ -109,6 +110,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         ConnectionRegistry connections = ConnectionRegistry.create(dialects, config.getConnections(), serverTimeout,
                 config.getLimits().getMaxRows(), home);
         environment.lifecycle().manage(connections);
+        // after the connections (so it stops first): logs what each database user may do beyond reading
+        environment.lifecycle().manage(new PrivilegeCheck(connections, PrivilegeCheck.TIMEOUT));
         connections.all().values().forEach(c -> {
             environment.healthChecks().register("connection." + c.name(),
                     new DialectHealthCheck(c.dialect(), Duration.ofSeconds(5)));
