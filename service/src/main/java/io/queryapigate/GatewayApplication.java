@@ -9,6 +9,7 @@ import io.dropwizard.core.Application;
 import io.dropwizard.core.server.AbstractServerFactory;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
+import io.queryapigate.auth.AdminAuthFilter;
 import io.queryapigate.auth.ApiKeyAuthFilter;
 import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.Caller;
@@ -31,10 +32,12 @@ import io.queryapigate.core.SavedQueries;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.dialect.DialectHealthCheck;
 import io.queryapigate.dialect.DialectRegistry;
+import io.queryapigate.dialect.PrivilegeCheck;
 import io.queryapigate.guard.SqlGuard;
 import io.queryapigate.errors.ApiExceptionMapper;
 import io.queryapigate.errors.DialectExceptionMapper;
 import io.queryapigate.errors.JsonExceptionMapper;
+import io.queryapigate.errors.ParamExceptionMapper;
 import io.queryapigate.errors.UnexpectedExceptionMapper;
 import io.queryapigate.errors.WebApplicationExceptionMapper;
 import io.queryapigate.http.RequestIdFilter;
@@ -107,6 +110,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         ConnectionRegistry connections = ConnectionRegistry.create(dialects, config.getConnections(), serverTimeout,
                 config.getLimits().getMaxRows(), home);
         environment.lifecycle().manage(connections);
+        // after the connections (so it stops first): logs what each database user may do beyond reading
+        environment.lifecycle().manage(new PrivilegeCheck(connections, PrivilegeCheck.TIMEOUT));
         connections.all().values().forEach(c -> {
             environment.healthChecks().register("connection." + c.name(),
                     new DialectHealthCheck(c.dialect(), Duration.ofSeconds(5)));
@@ -174,6 +179,11 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         SavedQueries savedQueries = new SavedQueries(store, cache, guarding, connections, mapper, clock, maxSql);
         seed(config, savedQueries);
 
+        if (config.getAdminAuth() != null) {
+            // before Dropwizard's own admin filters, for every admin servlet (tasks, threads, metrics, health)
+            environment.admin().addFilter("admin-auth", AdminAuthFilter.of(config.getAdminAuth()))
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+        }
         environment.admin().addServlet("prometheus", new PrometheusServlet(environment.metrics()))
                 .addMapping("/metrics");
         environment.admin().addServlet("metrics-json",
@@ -187,6 +197,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new DialectExceptionMapper());
         jersey.register(new JsonExceptionMapper());
         jersey.register(new WebApplicationExceptionMapper());
+        jersey.register(new ParamExceptionMapper());
         jersey.register(new UnexpectedExceptionMapper());
         jersey.register(new AuthDynamicFeature(new ApiKeyAuthFilter.Builder()
                 .setAuthenticator(new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache, mapper, clock))

@@ -2,6 +2,7 @@ package io.queryapigate;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
+import io.queryapigate.config.AdminAuthConfig;
 import io.queryapigate.config.AuthConfig;
 import io.queryapigate.config.CacheConfig;
 import io.queryapigate.config.ConnectionConfig;
@@ -33,6 +34,10 @@ public class GatewayConfiguration extends Configuration {
     @Valid
     @NotNull
     private AuthConfig auth = new AuthConfig();
+
+    /** HTTP Basic authentication for the admin port; null (absent) asks for no credentials there. */
+    @Valid
+    private AdminAuthConfig adminAuth;
 
     @Valid
     @NotNull
@@ -98,6 +103,16 @@ public class GatewayConfiguration extends Configuration {
     @JsonProperty
     public void setAuth(AuthConfig auth) {
         this.auth = auth;
+    }
+
+    @JsonProperty
+    public AdminAuthConfig getAdminAuth() {
+        return adminAuth;
+    }
+
+    @JsonProperty
+    public void setAdminAuth(AdminAuthConfig adminAuth) {
+        this.adminAuth = adminAuth;
     }
 
     @JsonProperty

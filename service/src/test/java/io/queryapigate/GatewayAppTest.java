@@ -266,4 +266,46 @@ class GatewayAppTest {
         JsonNode failed = http.get("/api/v1/queries/counted/history?status=400", ADMIN).json();
         assertThat(failed.get("items")).hasSize(1);
     }
+
+    @Test
+    void historyParametersThatDoNotParseAnswer400NamingThem() {
+        createQuery("paged_history", "SELECT 1 AS one", Map.of(), true);
+        String base = "/api/v1/queries/paged_history/history";
+        // limit keeps its own code, for any value that is not an int in range (an empty limit= means the default)
+        for (String limit : List.of("999999999999", "abc", "1.5", "0", "1001", "-1")) {
+            Reply r = http.get(base + "?limit=" + limit, ADMIN);
+            assertThat(r.status()).as("limit=" + limit + ": " + r.body()).isEqualTo(400);
+            assertThat(r.json().get("code").asText()).isEqualTo("invalid_limit");
+            assertThat(r.json().get("error").asText()).isEqualTo("limit must be between 1 and 1000.");
+            assertThat(r.json().get("request_id").asText()).isEqualTo(r.header("X-Request-Id"));
+        }
+        Reply version = http.get(base + "?version=x", ADMIN);
+        assertThat(version.status()).isEqualTo(400);
+        assertThat(version.json().get("code").asText()).isEqualTo("invalid_version");
+        assertThat(version.json().get("errors").get("version").asText()).isEqualTo("is not a valid integer");
+        for (String other : List.of("cursor=99999999999999999999", "cursor=next", "status=2xx", "key=abc")) {
+            String name = other.substring(0, other.indexOf('='));
+            Reply r = http.get(base + "?" + other, ADMIN);
+            assertThat(r.status()).as(other + ": " + r.body()).isEqualTo(400);
+            JsonNode body = r.json();
+            assertThat(body.get("code").asText()).isEqualTo("invalid_parameter");
+            assertThat(body.get("error").asText()).isEqualTo(name + " is not a valid integer.");
+            assertThat(body.get("errors").get(name).asText()).isEqualTo("is not a valid integer");
+            assertThat(body.get("request_id").asText()).isEqualTo(r.header("X-Request-Id"));
+        }
+        for (String time : List.of("since=yesterday", "until=2026-13-01")) {
+            String name = time.substring(0, time.indexOf('='));
+            Reply r = http.get(base + "?" + time, ADMIN);
+            assertThat(r.status()).as(time + ": " + r.body()).isEqualTo(400);
+            assertThat(r.json().get("code").asText()).isEqualTo("invalid_parameter");
+            assertThat(r.json().get("errors").has(name)).isTrue();
+        }
+        // valid values still work, and an unknown query is still 404
+        assertThat(http.get(base + "?limit=1000&cursor=5&version=1&status=200&key=0", ADMIN).status())
+                .isEqualTo(200);
+        assertThat(http.get("/api/v1/queries/no_such_query/history?limit=5", ADMIN).json().get("code").asText())
+                .isEqualTo("query_not_found");
+        // the caller's key is still checked first
+        assertThat(http.get(base + "?limit=abc", null).status()).isEqualTo(401);
+    }
 }

@@ -49,4 +49,29 @@ class StartupFailureTest {
             start(config);
         }).hasStackTraceContaining("auth.adminKey");
     }
+
+    @Test
+    void anAdminAuthBlockNeedsExactlyOnePassword() {
+        Path neither = TestConfig.write(TestConfig.demoConnection(), "adminAuth:\n  username: ops\n");
+        assertThatThrownBy(() -> start(neither)).hasStackTraceContaining("adminAuth: set exactly one of password");
+        Path both = TestConfig.write(TestConfig.demoConnection(), "adminAuth:\n  username: ops\n"
+                + "  password: long-enough-password-1\n  passwordSha256: " + "ab".repeat(32) + "\n");
+        assertThatThrownBy(() -> start(both)).hasStackTraceContaining("adminAuth: set exactly one of password");
+    }
+
+    @Test
+    void aBadAdminAuthValueIsRefusedNamingIt() {
+        Path shortPassword = TestConfig.write(TestConfig.demoConnection(),
+                "adminAuth:\n  username: ops\n  password: short\n");
+        assertThatThrownBy(() -> start(shortPassword)).hasStackTraceContaining("adminAuth.password");
+        Path colon = TestConfig.write(TestConfig.demoConnection(),
+                "adminAuth:\n  username: \"a:b\"\n  password: long-enough-password-1\n");
+        assertThatThrownBy(() -> start(colon)).hasStackTraceContaining("adminAuth.username");
+        Path wildcard = TestConfig.write(TestConfig.demoConnection(),
+                "adminAuth:\n  username: ops\n  password: long-enough-password-1\n  openPaths: [\"/health*\"]\n");
+        assertThatThrownBy(() -> start(wildcard)).hasStackTraceContaining("adminAuth.openPaths");
+        Path hash = TestConfig.write(TestConfig.demoConnection(),
+                "adminAuth:\n  username: ops\n  passwordSha256: abc\n");
+        assertThatThrownBy(() -> start(hash)).hasStackTraceContaining("adminAuth.passwordSha256");
+    }
 }

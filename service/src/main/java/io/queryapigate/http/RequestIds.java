@@ -16,7 +16,8 @@ public final class RequestIds {
         return id == null ? "" : id.toString();
     }
 
-    static String accept(String candidate) {
+    /** The caller's id when it is 1-64 characters of {@code [A-Za-z0-9._:-]}, else null. */
+    public static String accept(String candidate) {
         if (candidate == null || candidate.isEmpty() || candidate.length() > 64) {
             return null;
         }
@@ -31,7 +32,8 @@ public final class RequestIds {
         return candidate;
     }
 
-    static String generate() {
+    /** A new id: 16 random hex characters. */
+    public static String generate() {
         long bits = ThreadLocalRandom.current().nextLong();
         char[] out = new char[16];
         for (int i = 15; i >= 0; i--) {

@@ -25,6 +25,7 @@ import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** {@code /api/v1/queries}: saved queries, their versions, publishing and run history. Administrators only. */
@@ -173,7 +174,8 @@ public class QueriesResource {
         try {
             return Instant.parse(text.strip()).toEpochMilli();
         } catch (DateTimeParseException e) {
-            throw Body.fieldError(field, "must be an ISO-8601 instant such as 2026-01-31T00:00:00Z");
+            String problem = "must be an ISO-8601 instant such as 2026-01-31T00:00:00Z";
+            throw new ApiException(400, "invalid_parameter", field + " " + problem + ".", Map.of(field, problem));
         }
     }
 

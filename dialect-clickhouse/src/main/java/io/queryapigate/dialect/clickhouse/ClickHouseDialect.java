@@ -693,6 +693,12 @@ public final class ClickHouseDialect implements Dialect {
         }
     }
 
+    /** A profile that lets write calls run DDL ({@link ClickHousePrivileges}). */
+    @Override
+    public List<String> privilegeWarnings(Duration timeout) {
+        return ClickHousePrivileges.check(this, timeout);
+    }
+
     @Override
     public synchronized void close() {
         if (closed) {

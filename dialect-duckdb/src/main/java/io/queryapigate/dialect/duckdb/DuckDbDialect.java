@@ -213,6 +213,12 @@ public final class DuckDbDialect implements Dialect {
         }
     }
 
+    /** External access or an unlocked configuration on the running instance ({@link DuckDbPrivileges}). */
+    @Override
+    public List<String> privilegeWarnings(Duration timeout) {
+        return DuckDbPrivileges.check(this, timeout);
+    }
+
     @Override
     public void close() {
         DuckDBConnection root;

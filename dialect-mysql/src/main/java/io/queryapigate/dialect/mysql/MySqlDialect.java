@@ -502,6 +502,12 @@ public final class MySqlDialect implements Dialect {
         }
     }
 
+    /** Global privileges beyond reading (ALL, SUPER, FILE, PROCESS, ...) from SHOW GRANTS ({@link MySqlPrivileges}). */
+    @Override
+    public List<String> privilegeWarnings(Duration timeout) {
+        return MySqlPrivileges.check(this, timeout);
+    }
+
     @Override
     public void close() {
         if (closed) {

@@ -277,6 +277,12 @@ public final class PostgresDialect implements Dialect {
         }
     }
 
+    /** Superuser, BYPASSRLS, CREATEROLE, REPLICATION and powerful predefined roles ({@link PostgresPrivileges}). */
+    @Override
+    public List<String> privilegeWarnings(Duration timeout) {
+        return PostgresPrivileges.check(this, timeout);
+    }
+
     @Override
     public void close() {
         synchronized (lifecycle) {

@@ -65,6 +65,28 @@ public interface Dialect extends AutoCloseable {
     }
 
     /**
+     * What the connection's database user may do beyond what the gateway needs, as one human-readable line per
+     * finding, for the operator: for example that the user is a superuser, can read or write files on the database
+     * server, run programs there, terminate other sessions, see other sessions' SQL, or bypass row-level security.
+     * Each line says what the user can do and what to do instead (which privilege to drop, which role to use). The
+     * lines name no password and hold no other secret.
+     *
+     * <p>The service calls this once per connection at startup, in the background, and logs each line as a warning;
+     * its {@code check --connect} command prints them. It is advice only: nothing is refused because of it.
+     *
+     * <p>May open a session (or send a request) and run read-only catalog queries; must return within about
+     * {@code timeout} and must not change anything on the database. Must not throw: when the database cannot be
+     * reached or the privileges cannot be read, return an empty list or a single line saying that they could not be
+     * checked and why. Engines without a reliable way to tell return an empty list, which the default does.
+     *
+     * @param timeout the longest the check may take; positive
+     * @return one line per finding, in a stable order; empty when nothing was found or nothing can be checked
+     */
+    default java.util.List<String> privilegeWarnings(Duration timeout) {
+        return java.util.List.of();
+    }
+
+    /**
      * Runs one statement and pushes its result into {@code sink}, row by row, without buffering the whole result.
      *
      * <p>The dialect applies the request's time limit (on the database side wherever the engine allows), binds
