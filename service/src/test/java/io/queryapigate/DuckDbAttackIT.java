@@ -78,6 +78,8 @@ class DuckDbAttackIT {
             SELECT COLUMNS('ss.*') FROM people                               | 403
             SELECT p.ssn.upper() FROM people p                               | 403
             SELECT * EXCLUDE (id) FROM people                                | 403
+            SELECT #3 FROM people                                            | 403
+            SELECT p['ssn'] FROM people p                                    | 403
             SELECT ssn FROM people UNION ALL SELECT 'x'                      | 403
             SELECT * FROM duckdb_columns()                                   | 403
             SELECT * FROM information_schema.columns                         | 403

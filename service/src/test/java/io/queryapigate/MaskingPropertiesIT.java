@@ -70,7 +70,8 @@ class MaskingPropertiesIT {
     /** An expression over the masked column, {@code depth} constructs deep. */
     static String expr(Random r, int depth, String alias) {
         if (depth == 0) {
-            String[] leaves = {"ssn", alias + ".ssn", "\"SSN\"", alias.toUpperCase() + ".SSN", alias + ".\"ssn\""};
+            String[] leaves = {"ssn", alias + ".ssn", "\"SSN\"", alias.toUpperCase() + ".SSN", alias + ".\"ssn\"",
+                "#3", alias + "['ssn']"};
             return leaves[r.nextInt(leaves.length)];
         }
         String e = expr(r, depth - 1, alias);

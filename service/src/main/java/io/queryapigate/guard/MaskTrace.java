@@ -276,6 +276,15 @@ final class MaskTrace {
         List<String> qualifier = c.getTable() == null ? List.of() : names.parts(c.getTable().getNameParts());
         Set<Integer> found = new TreeSet<>();
         TableName target = null;
+        if (col.startsWith("#")) {
+            // DuckDB's positional reference: #3 is the third column of the FROM clause, whatever its name
+            if (inItem) {
+                throw unresolvable("positional column references (" + col + ") cannot be traced");
+            }
+            Set<Integer> all = new TreeSet<>();
+            maskedTables.forEach(t -> all.addAll(masksOf(t)));
+            return new Touch(all, anyStrict(all), true);
+        }
         if (qualifier.isEmpty()) {
             TableName whole = fromNames.get(col);
             if (masked(whole) || maskedTableNamed(col) != null) {
