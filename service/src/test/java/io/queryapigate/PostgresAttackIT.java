@@ -303,6 +303,33 @@ class PostgresAttackIT {
     }
 
     @Test
+    void aSavedQuerysDatabaseErrorIsShownToTheAdministratorOnly() {
+        Reply saved = http.post("/api/v1/queries", TestConfig.ADMIN_KEY, Http.json(Map.of("name", "broken_cast",
+                "sql", "SELECT CAST(name AS integer) AS n FROM sec_people WHERE id = :id",
+                "parameters", Map.of("id", Map.of("type", "int")), "connection_name", "pg", "publish", true)));
+        assertThat(saved.status()).as(saved.body()).isEqualTo(201);
+        Reply reader = http.get("/q/broken_cast?id=1", keys.get("reader"));
+        assertThat(reader.status()).as(reader.body()).isEqualTo(400);
+        assertThat(reader.body()).contains("withheld").doesNotContain("Ada");
+        Reply admin = http.get("/q/broken_cast?id=1", TestConfig.ADMIN_KEY);
+        assertThat(admin.status()).isEqualTo(400);
+        assertThat(admin.body()).contains("Ada");
+    }
+
+    @Test
+    void pagedAndStreamedResultsAreMaskedToo() {
+        Reply paged = http.post("/execute_sql", keys.get("masked"), Http.json(Map.of("sql",
+                "SELECT name, ssn FROM sec_people ORDER BY id", "connection_name", "pg", "page", 1, "page_size", 1)));
+        assertThat(paged.status()).as(paged.body()).isEqualTo(200);
+        assertThat(paged.json().get(0).get("ssn").isNull()).isTrue();
+        Reply streamed = http.post("/execute_sql", keys.get("masked"), Http.json(Map.of("sql",
+                "SELECT name, ssn FROM sec_people ORDER BY id", "connection_name", "pg", "stream", true,
+                "format", "csv")));
+        assertThat(streamed.status()).as(streamed.body()).isEqualTo(200);
+        assertThat(streamed.body()).contains("Ada").doesNotContain(SSNS.get(0)).doesNotContain(SSNS.get(1));
+    }
+
+    @Test
     void maskedColumnsAreReplacedInEveryForm() {
         Reply r = sql("masked", "SELECT name, ssn, upper(ssn) AS u, (SELECT p.ssn) AS sub FROM sec_people p "
                 + "ORDER BY id");

@@ -169,7 +169,7 @@ public final class QueryService {
             record(name, caller, requestId, queryId, version, null, connectionName, e.status(), 0, 0, e.code(), start);
             throw e;
         } catch (DialectException e) {
-            RuntimeException failed = failure(caller, requestId, e);
+            RuntimeException failed = failure(caller, requestId, e, true);
             if (failed instanceof ApiException refusal) {
                 record(name, caller, requestId, queryId, version, null, connectionName, refusal.status(), 0, 0,
                         refusal.code(), start);
@@ -220,7 +220,7 @@ public final class QueryService {
             record(null, caller, requestId, null, null, sqlHash, connectionName, e.status(), 0, 0, e.code(), start);
             throw e;
         } catch (DialectException e) {
-            RuntimeException failed = failure(caller, requestId, e);
+            RuntimeException failed = failure(caller, requestId, e, false);
             if (failed instanceof ApiException refusal) {
                 record(null, caller, requestId, null, null, sqlHash, connectionName, refusal.status(), 0, 0,
                         refusal.code(), start);
@@ -241,20 +241,22 @@ public final class QueryService {
 
     /**
      * What a failed call tells its caller: a refusal raised while the rows arrived (masking) as itself; for a
-     * caller restricted to tables or with masked columns, the error's class and SQLSTATE but not the database's
-     * message, which can echo values ({@code invalid input syntax for type integer: "123-45-6789"}) and names of
-     * objects beyond the caller's reach; the message goes to the log under the request id.
+     * caller restricted to tables or with masked columns, and for any key but the administrator's running a saved
+     * query (whose SQL it did not write), the error's class and SQLSTATE but not the database's message, which can
+     * echo values ({@code invalid input syntax for type integer: "123-45-6789"}) and names of objects beyond the
+     * caller's reach; the message goes to the log under the request id.
      */
-    private static RuntimeException failure(Caller caller, String requestId, DialectException e) {
+    private static RuntimeException failure(Caller caller, String requestId, DialectException e, boolean saved) {
         for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
             if (t instanceof ApiException refusal) {
                 return refusal;
             }
         }
-        if (e.error() != io.queryapigate.dialect.spi.DialectError.SYNTAX || !Guarding.restricted(caller)) {
+        if (e.error() != io.queryapigate.dialect.spi.DialectError.SYNTAX
+                || !(Guarding.restricted(caller) || saved && !caller.admin())) {
             return e;
         }
-        LOG.info("request {}: the database refused the query of restricted key {}: {}", requestId, caller.keyId(),
+        LOG.info("request {}: the database refused the query (key {}): {}", requestId, caller.keyId(),
                 e.getMessage());
         return new DialectException(e.error(), (e.sqlState() == null ? "" : "SQLSTATE " + e.sqlState() + "; ")
                 + "the database's message is withheld for this API key (the server log has it under this request "
