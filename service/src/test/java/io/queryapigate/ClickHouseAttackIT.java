@@ -6,6 +6,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
+import io.queryapigate.testing.Leaks;
 import io.queryapigate.testing.TestConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -133,9 +134,7 @@ class ClickHouseAttackIT {
     void maskedValuesNeverLeave(String sql, int status) {
         Reply r = sql("masked", sql);
         assertThat(r.status()).as(r.body()).isEqualTo(status);
-        for (String ssn : SSNS) {
-            assertThat(r.body()).doesNotContain(ssn).doesNotContain(ssn.substring(3));
-        }
+        Leaks.assertNone(sql, r.body(), SSNS);
     }
 
     @Test

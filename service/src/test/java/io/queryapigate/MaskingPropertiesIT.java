@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
+import io.queryapigate.testing.Leaks;
 import io.queryapigate.testing.TestConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -140,15 +141,13 @@ class MaskingPropertiesIT {
     void servedValuesAreNeverTheRawOnes(@ForAll long seed) {
         String sql = query(seed);
         Reply reply = http.sql(key, "duck", sql);
-        for (String raw : RAW) {
-            assertThat(reply.body()).as(sql).doesNotContain(raw).doesNotContain(raw.replace("-", ""))
-                    .doesNotContain(new StringBuilder(raw).reverse().toString()).doesNotContain(raw.substring(4));
-        }
+        Leaks.assertNone(sql, reply.body(), RAW);
         if (reply.status() == 200) {
             SERVED.incrementAndGet();
             for (JsonNode row : reply.json()) {
-                row.fields().forEachRemaining(cell -> assertThat(cell.getValue().isNull()
-                        || cell.getValue().asText().equals(MASK)).as("%s: %s", sql, row).isTrue());
+                for (JsonNode cell : row) {
+                    assertThat(cell.isNull() || cell.asText().equals(MASK)).as("%s: %s", sql, row).isTrue();
+                }
             }
         } else {
             REFUSED.incrementAndGet();

@@ -6,6 +6,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
+import io.queryapigate.testing.Leaks;
 import io.queryapigate.testing.TestConfig;
 import io.queryapigate.testing.TestServers;
 import java.sql.Connection;
@@ -282,9 +283,7 @@ class PostgresAttackIT {
     void maskedValuesNeverLeave(String key, String sql, int status) {
         Reply r = sql(key, sql);
         assertThat(r.status()).as(r.body()).isEqualTo(status);
-        for (String ssn : SSNS) {
-            assertThat(r.body()).doesNotContain(ssn).doesNotContain(ssn.replace("-", ""));
-        }
+        Leaks.assertNone(sql, r.body(), SSNS);
         if (key.equals("narrow")) {
             assertThat(r.body()).doesNotContain("Ada");
         }

@@ -1,0 +1,22 @@
+package io.queryapigate.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+/** Checks that a response shows none of the raw values an attack tried to reach, in any obvious disguise. */
+public final class Leaks {
+    private Leaks() {}
+
+    /**
+     * Fails when {@code body} holds any raw value, the value without its dashes, its tail after the first
+     * separator, or the value reversed.
+     */
+    public static void assertNone(String context, String body, List<String> raw) {
+        for (String value : raw) {
+            assertThat(body).as(context).doesNotContain(value).doesNotContain(value.replace("-", ""))
+                    .doesNotContain(value.substring(value.indexOf('-') + 1))
+                    .doesNotContain(new StringBuilder(value).reverse().toString());
+        }
+    }
+}
