@@ -45,8 +45,15 @@ import org.postgresql.core.Parser;
  *       comments and literal contents the dialect's lexer has blanked, so that the parser cannot disagree with the
  *       database about where a literal or a comment ends: exactly one statement;</li>
  *   <li>then it walks the whole tree and applies the caller's rules: read-only ({@code 403 read_only}), allowed
- *       write operations ({@code 403 write_op_not_allowed}) and allowed tables ({@code 403 table_not_allowed}).</li>
+ *       write operations ({@code 403 write_op_not_allowed}), nothing that outlives the call for any caller
+ *       (session-state and SQL-text functions, variables, temporary tables), allowed tables ({@code 403
+ *       table_not_allowed}), for restricted or masked callers only the engine's pure functions ({@link
+ *       FunctionCatalogue}, {@code 403 function_not_allowed}), and for masked callers no catalogues;</li>
+ *   <li>for a caller with masks, where the masked columns flow ({@link MaskTrace}, {@code 403
+ *       column_masked_unresolvable} or {@code column_masked_in_predicate}).</li>
  * </ol>
+ * Where servers of the family read a text differently (by version or setting), every reading the profile lists
+ * must agree, or the text is refused.
  * SQL the parser cannot read is refused ({@code 400 sql_not_parseable}) for read-only callers and for any caller
  * with a restriction; an unrestricted writer's unparseable statement is admitted on its leading keyword
  * ({@link GuardResult#parsed()} false). See {@code docs/security.md} for the decisions behind each rule.
