@@ -53,6 +53,37 @@ public final class MySqlSessionStrategy implements SessionStrategy {
             "time_zone", "sql_mode", "sql_select_limit", "div_precision_increment", "group_concat_max_len",
             "lc_time_names", "max_join_size");
 
+    /**
+     * {@code sql_mode} flags that change how the server lexes SQL text: {@code ANSI_QUOTES} ({@code "..."} is an
+     * identifier, not a string) and {@code NO_BACKSLASH_ESCAPES} ({@code \} is an ordinary character in strings).
+     * The service's guard lexes MySQL-family SQL with backslash escapes and {@code "..."} as strings, so a session
+     * with either flag would read the text differently from the guard; the combination modes are listed because
+     * each re-adds {@code ANSI_QUOTES} when the value is set back ({@code ANSI}, {@code DB2}, {@code MAXDB}, {@code
+     * MSSQL}, {@code ORACLE}, {@code POSTGRESQL}).
+     */
+    public static final List<String> LEXING_SQL_MODES = List.of(
+            "ANSI_QUOTES", "NO_BACKSLASH_ESCAPES", "ANSI", "DB2", "MAXDB", "MSSQL", "ORACLE", "POSTGRESQL");
+
+    /**
+     * A connection's {@code sql_mode} without the flags of {@link #LEXING_SQL_MODES}; the dialect sets the session to
+     * it when a connection opens (and pins it), so that the server reads SQL text the way the guard does.
+     *
+     * @param sqlMode the session's {@code sql_mode} as the server printed it (comma-separated)
+     * @return the same flags, in the same order, without those
+     */
+    public static String guardCompatibleSqlMode(String sqlMode) {
+        requireNonNull(sqlMode, "sqlMode is null");
+        StringBuilder b = new StringBuilder();
+        for (String flag : sqlMode.split(",")) {
+            String f = flag.strip();
+            if (f.isEmpty() || LEXING_SQL_MODES.contains(f.toUpperCase(java.util.Locale.ROOT))) {
+                continue;
+            }
+            b.append(b.isEmpty() ? "" : ",").append(f);
+        }
+        return b.toString();
+    }
+
     private final ServerInfo server;
     private final TimeLimitMode mode;
     private final String pins;

@@ -212,6 +212,50 @@ class MariaDbSessionSafetyTest {
         }
     }
 
+    /**
+     * The guard lexes MySQL-family SQL with backslash escapes and {@code "..."} as strings. A session whose sql_mode
+     * has ANSI_QUOTES or NO_BACKSLASH_ESCAPES (from the server's default, or, as here, from Connector/J's
+     * sessionVariables at connect) would read the same text differently: the dialect takes them out at open.
+     */
+    @Test
+    void aSqlModeThatChangesHowTextIsLexedIsTakenOutAtOpen() throws Exception {
+        for (String modes : List.of("ANSI_QUOTES,NO_BACKSLASH_ESCAPES", "ANSI,NO_BACKSLASH_ESCAPES", "ORACLE")) {
+            String extra = "sessionVariables=sql_mode='" + modes + "'";
+            // the premise: Connector/J applies it at connect, and the server then reads "a" as a column
+            java.util.Properties p = new java.util.Properties();
+            p.setProperty("user", TestMariaDb.USER);
+            p.setProperty("password", TestMariaDb.PASSWORD);
+            try (Connection plain = java.sql.DriverManager.getConnection(TestMariaDb.url(DB, extra), p)) {
+                assertThat(TestMariaDb.query(plain, "SELECT @@session.sql_mode")).contains("ANSI_QUOTES");
+                java.sql.SQLException column = catchThrowableOfType(java.sql.SQLException.class,
+                        () -> TestMariaDb.query(plain, "SELECT \"a\""));
+                assertThat((Throwable) column).as(modes).isNotNull();
+            }
+            for (Map<String, String> properties : List.of(Map.<String, String>of(),
+                    Map.of("mysql.time_limit_mode", "session"))) {
+                try (MySqlDialect d = TestMariaDb.dialect(DB, extra, properties, 1)) {
+                    for (AccessMode mode : AccessMode.values()) {
+                        QueryRequest quoted = read("SELECT \"a\"");
+                        QueryRequest escaped = read("SELECT 'a\\'b'");
+                        QueryRequest sqlMode = read("SELECT @@session.sql_mode");
+                        if (mode == AccessMode.WRITE) {
+                            quoted = quoted.withMode(mode);
+                            escaped = escaped.withMode(mode);
+                            sqlMode = sqlMode.withMode(mode);
+                        }
+                        assertThat(run(d, quoted).singleValue()).as(modes + " " + properties).isEqualTo("a");
+                        assertThat(run(d, escaped).singleValue()).isEqualTo("a'b");
+                        assertThat(run(d, sqlMode).singleValue().toString())
+                                .doesNotContain("ANSI_QUOTES").doesNotContain("NO_BACKSLASH_ESCAPES")
+                                .doesNotContain("ANSI").doesNotContain("ORACLE");
+                    }
+                    assertEchoed(d, "a\\' OR 1=1 -- ");
+                    assertThat(d.sessionStrategy().plan(read("SELECT 1")).statement()).doesNotContain("ANSI_QUOTES");
+                }
+            }
+        }
+    }
+
     private static void assertEchoed(MySqlDialect d, String tricky) {
         RecordingSink echo = run(d, read("SELECT ? AS v, (SELECT COUNT(*) FROM t WHERE name = ?) AS n",
                 new Parameter("v", tricky, JDBCType.VARCHAR), new Parameter("n", tricky, JDBCType.VARCHAR)));

@@ -142,6 +142,25 @@ class MySqlSessionStrategyTest {
     }
 
     @Test
+    void theGuardCompatibleSqlModeDropsTheFlagsThatChangeLexing() {
+        assertThat(MySqlSessionStrategy.guardCompatibleSqlMode(
+                "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION"))
+                .isEqualTo("STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION");
+        assertThat(MySqlSessionStrategy.guardCompatibleSqlMode("ANSI_QUOTES,NO_BACKSLASH_ESCAPES")).isEmpty();
+        // what MariaDB prints after SET sql_mode = 'ANSI' / 'ORACLE': the combination name would re-add ANSI_QUOTES
+        assertThat(MySqlSessionStrategy.guardCompatibleSqlMode("REAL_AS_FLOAT,PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,ANSI"))
+                .isEqualTo("REAL_AS_FLOAT,PIPES_AS_CONCAT,IGNORE_SPACE");
+        assertThat(MySqlSessionStrategy.guardCompatibleSqlMode("PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,ORACLE,"
+                + "NO_KEY_OPTIONS,NO_TABLE_OPTIONS,NO_FIELD_OPTIONS,NO_AUTO_CREATE_USER,SIMULTANEOUS_ASSIGNMENT"))
+                .isEqualTo("PIPES_AS_CONCAT,IGNORE_SPACE,NO_KEY_OPTIONS,NO_TABLE_OPTIONS,NO_FIELD_OPTIONS,"
+                        + "NO_AUTO_CREATE_USER,SIMULTANEOUS_ASSIGNMENT");
+        for (String combination : List.of("MSSQL", "DB2", "POSTGRESQL", "MAXDB", "ansi_quotes")) {
+            assertThat(MySqlSessionStrategy.guardCompatibleSqlMode("IGNORE_SPACE," + combination)).isEqualTo("IGNORE_SPACE");
+        }
+        assertThat(MySqlSessionStrategy.guardCompatibleSqlMode("")).isEmpty();
+    }
+
+    @Test
     void openStatementsPerAccessMode() {
         MySqlSessionStrategy s = new MySqlSessionStrategy(MARIADB, TimeLimitMode.AUTO);
         assertThat(s.openStatements(AccessMode.READ))
