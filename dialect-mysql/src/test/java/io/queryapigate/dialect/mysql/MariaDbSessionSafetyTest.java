@@ -262,6 +262,51 @@ class MariaDbSessionSafetyTest {
         assertThat(echo.rows().get(0)).containsExactly(tricky, 0L);
     }
 
+    /**
+     * A statement that begins with SET STATEMENT would be nested in the dialect's own, and override its pins for that
+     * statement (the control below): the dialect refuses it before sending anything, reads and writes alike.
+     */
+    @Test
+    void aStatementThatWouldOverrideTheDialectsPinsIsRefused() throws Exception {
+        for (AccessMode mode : AccessMode.values()) {
+            for (String sql : List.of(
+                    "SET STATEMENT tx_read_only=0 FOR CREATE TABLE qag_my_evil (x INT)",
+                    "  /* x */ set statement max_statement_time=0 FOR SELECT SLEEP(0)",
+                    "/*!SET STATEMENT tx_read_only=0 FOR */ CREATE TABLE qag_my_evil (x INT)",
+                    "/*M!100000 SET STATEMENT tx_read_only=0 FOR */ CREATE TABLE qag_my_evil (x INT)")) {
+                DialectException e = failure(dialect, read(sql).withMode(mode));
+                assertThat(e.error()).as(sql + ": " + e.getMessage()).isEqualTo(DialectError.SYNTAX);
+                assertThat(e.getMessage()).contains("SET STATEMENT").contains("nothing was sent");
+            }
+            // SET STATEMENT further in is the server's business (a syntax error there); in a string it is text
+            assertThat(failure(dialect, read("SELECT 1 FOR SET STATEMENT").withMode(mode)).error())
+                    .isEqualTo(DialectError.SYNTAX);
+            RecordingSink text = new RecordingSink();
+            dialect.execute(read("SELECT 'SET STATEMENT x=1 FOR'").withMode(mode), text);
+            assertThat(text.singleValue()).isEqualTo("SET STATEMENT x=1 FOR");
+        }
+        try (Connection c = TestMariaDb.admin(DB)) {
+            assertThat(TestMariaDb.query(c, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '"
+                    + DB + "' AND table_name = 'qag_my_evil'")).isEqualTo("0");
+        }
+    }
+
+    /**
+     * The control for the refusal above, on a bare connection set up like a pooled read connection: the user's
+     * SET STATEMENT, nested in the dialect's, lifts the read-only pin for its statement, and the DDL's implicit
+     * commit runs read-write. (The same with max_statement_time=0 lifts the time limit.)
+     */
+    @Test
+    void withoutTheRefusalANestedSetStatementLiftsTheReadOnlyPin() throws Exception {
+        try (Connection c = TestMariaDb.admin(DB)) {
+            TestMariaDb.exec(c, "SET SESSION TRANSACTION READ ONLY", "START TRANSACTION READ ONLY",
+                    "SET STATEMENT max_statement_time=30, tx_read_only=1 FOR"
+                            + " SET STATEMENT tx_read_only=0 FOR CREATE TABLE qag_my_evil (x INT)");
+            assertThat(TestMariaDb.query(c, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '"
+                    + DB + "' AND table_name = 'qag_my_evil'")).isEqualTo("1");
+        }
+    }
+
     @Test
     void aCommitSentAsAReadEndsNothingThatMatters() throws Exception {
         long id = connectionId();

@@ -161,6 +161,21 @@ class MySqlSessionStrategyTest {
     }
 
     @Test
+    void aStatementThatBeginsWithSetStatementIsRefused() {
+        for (String sql : List.of("SET STATEMENT tx_read_only=0 FOR CREATE TABLE x (i INT)",
+                "set\tstatement max_statement_time=0 for select 1", " -- c\n# d\n/* e */ SET /* f */ STATEMENT x=1 FOR SELECT 1",
+                "/*!SET STATEMENT x=1 FOR */ SELECT 1", "/*!100000 SET STATEMENT x=1 FOR */ SELECT 1",
+                "/*M!100000 SET STATEMENT x=1 FOR */ SELECT 1", "/*!*/SET STATEMENT x=1 FOR SELECT 1")) {
+            assertThat(MySqlSessionStrategy.refusal(sql)).as(sql).contains("SET STATEMENT").contains("nothing was sent");
+        }
+        for (String sql : List.of("SELECT 1", "SET time_zone = '+00:00'", "SELECT 'SET STATEMENT x=1 FOR'",
+                "SELECT 1 FOR SET STATEMENT", "SET statements = 1", "/* SET STATEMENT x=1 FOR */ SELECT 1",
+                "-- SET STATEMENT x=1 FOR\nSELECT 1", "(SELECT 1)", "")) {
+            assertThat(MySqlSessionStrategy.refusal(sql)).as(sql).isNull();
+        }
+    }
+
+    @Test
     void openStatementsPerAccessMode() {
         MySqlSessionStrategy s = new MySqlSessionStrategy(MARIADB, TimeLimitMode.AUTO);
         assertThat(s.openStatements(AccessMode.READ))
