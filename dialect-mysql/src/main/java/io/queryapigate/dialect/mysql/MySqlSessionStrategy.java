@@ -54,6 +54,16 @@ public final class MySqlSessionStrategy implements SessionStrategy {
             "lc_time_names", "max_join_size");
 
     /**
+     * Pinned to their values on a fresh connection by every MariaDB {@code SET STATEMENT} (and set by the per-call
+     * {@code SET} of {@code session} mode): {@code LAST_INSERT_ID()} is session state that survives {@code ROLLBACK
+     * AND CHAIN} and {@code COMMIT AND CHAIN}, so without the pin the next caller on the connection would read the id
+     * an earlier write generated, or whatever {@code SELECT LAST_INSERT_ID(x)} set; {@code insert_id}, which a
+     * stored function can set, would force the id of the next caller's insert. With the pin the statement sees 0 and
+     * MariaDB restores 0 when it ends, whatever it did.
+     */
+    public static final String FRESH_IDS = "last_insert_id=0, insert_id=0";
+
+    /**
      * {@code sql_mode} flags that change how the server lexes SQL text: {@code ANSI_QUOTES} ({@code "..."} is an
      * identifier, not a string) and {@code NO_BACKSLASH_ESCAPES} ({@code \} is an ordinary character in strings).
      * The service's guard lexes MySQL-family SQL with backslash escapes and {@code "..."} as strings, so a session
@@ -294,12 +304,13 @@ public final class MySqlSessionStrategy implements SessionStrategy {
         boolean mariadb = server.flavor() == ServerInfo.Flavor.MARIADB;
 
         if (mode == TimeLimitMode.SET_STATEMENT) {
-            String settings = "max_statement_time=" + seconds(ms) + (read ? ", " + ro + "=1" : "") + pins;
+            String settings = "max_statement_time=" + seconds(ms) + (read ? ", " + ro + "=1" : "") + pins + ", "
+                    + FRESH_IDS;
             return new Planned(new SessionPlan(List.of(), "SET STATEMENT " + settings + " FOR " + sql, List.of(after),
                     Map.of(), 2, describe(read, "SET STATEMENT pins max_statement_time"
                             + (read ? ", the read-only session default" : "")
-                            + (pins.isEmpty() ? "" : " and the session settings read at open")
-                            + " for the statement and restores them after it")), true);
+                            + (pins.isEmpty() ? "" : ", the session settings read at open")
+                            + " and LAST_INSERT_ID() for the statement and restores them after it")), true);
         }
         if (mode == TimeLimitMode.HINT) {
             if (!read) {
@@ -316,10 +327,11 @@ public final class MySqlSessionStrategy implements SessionStrategy {
         }
         // SESSION, or a MySQL read whose first token is not SELECT
         if (mariadb) {
-            String set = "SET SESSION max_statement_time = " + seconds(ms) + (read ? ", SESSION " + ro + " = 1" : "");
+            String set = "SET SESSION max_statement_time = " + seconds(ms) + (read ? ", SESSION " + ro + " = 1" : "")
+                    + ", SESSION last_insert_id = 0, SESSION insert_id = 0";
             return new Planned(new SessionPlan(List.of(set), sql, List.of(after), Map.of(), 3,
-                    describe(read, "max_statement_time" + (read ? " and the read-only session default" : "")
-                            + " set on every call")), true);
+                    describe(read, "max_statement_time" + (read ? ", the read-only session default" : "")
+                            + " and LAST_INSERT_ID() set on every call")), true);
         }
         if (!read) {
             return new Planned(new SessionPlan(List.of(), sql, List.of(after), Map.of(), 2,

@@ -41,7 +41,8 @@ class MySqlSessionStrategyTest {
     void mariadbReadPinsTheLimitAndTheReadOnlyDefaultInOneStatement() {
         SessionPlan plan = new MySqlSessionStrategy(MARIADB, TimeLimitMode.AUTO).plan(read(SQL));
         assertThat(plan.before()).isEmpty();
-        assertThat(plan.statement()).isEqualTo("SET STATEMENT max_statement_time=0.300, tx_read_only=1 FOR " + SQL);
+        assertThat(plan.statement()).isEqualTo("SET STATEMENT max_statement_time=0.300, tx_read_only=1,"
+                + " last_insert_id=0, insert_id=0 FOR " + SQL);
         assertThat(plan.after()).containsExactly("ROLLBACK AND CHAIN");
         assertThat(plan.roundTrips()).isEqualTo(2);
         assertThat(plan.settings()).isEmpty();
@@ -54,7 +55,7 @@ class MySqlSessionStrategyTest {
         assertThat(plan.statement()).isEqualTo("SET STATEMENT max_statement_time=0.300, tx_read_only=1,"
                 + " time_zone='SYSTEM', sql_mode='STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION',"
                 + " sql_select_limit=18446744073709551615, div_precision_increment=4, group_concat_max_len=1048576,"
-                + " lc_time_names='en_US', max_join_size=18446744073709551615 FOR " + SQL);
+                + " lc_time_names='en_US', max_join_size=18446744073709551615, last_insert_id=0, insert_id=0 FOR " + SQL);
         assertThat(plan.roundTrips()).isEqualTo(2);
     }
 
@@ -63,13 +64,14 @@ class MySqlSessionStrategyTest {
         Map<String, String> odd = Map.of("time_zone", "it's", "lc_time_names", "a\\b", "sql_select_limit", "10");
         SessionPlan plan = new MySqlSessionStrategy(MARIADB, TimeLimitMode.AUTO, odd).plan(read(SQL));
         assertThat(plan.statement()).isEqualTo(
-                "SET STATEMENT max_statement_time=0.300, tx_read_only=1, sql_select_limit=10 FOR " + SQL);
+                "SET STATEMENT max_statement_time=0.300, tx_read_only=1, sql_select_limit=10, last_insert_id=0,"
+                        + " insert_id=0 FOR " + SQL);
     }
 
     @Test
     void mariadb11UsesTransactionReadOnly() {
         SessionPlan plan = new MySqlSessionStrategy(MARIADB_11, TimeLimitMode.AUTO).plan(read(SQL));
-        assertThat(plan.statement()).startsWith("SET STATEMENT max_statement_time=0.300, transaction_read_only=1 FOR ");
+        assertThat(plan.statement()).startsWith("SET STATEMENT max_statement_time=0.300, transaction_read_only=1, ");
     }
 
     @Test
@@ -77,7 +79,8 @@ class MySqlSessionStrategyTest {
         SessionPlan plan = new MySqlSessionStrategy(MARIADB, TimeLimitMode.AUTO)
                 .plan(read("INSERT INTO t VALUES (?)").withMode(AccessMode.WRITE).withTimeout(Duration.ofSeconds(2)));
         assertThat(plan.before()).isEmpty();
-        assertThat(plan.statement()).isEqualTo("SET STATEMENT max_statement_time=2.000 FOR INSERT INTO t VALUES (?)");
+        assertThat(plan.statement()).isEqualTo(
+                "SET STATEMENT max_statement_time=2.000, last_insert_id=0, insert_id=0 FOR INSERT INTO t VALUES (?)");
         assertThat(plan.after()).containsExactly("COMMIT AND CHAIN");
         assertThat(plan.roundTrips()).isEqualTo(2);
     }
@@ -85,7 +88,8 @@ class MySqlSessionStrategyTest {
     @Test
     void mariadbSessionModeSetsBothOnEveryCall() {
         SessionPlan plan = new MySqlSessionStrategy(MARIADB, TimeLimitMode.SESSION).plan(read(SQL));
-        assertThat(plan.before()).containsExactly("SET SESSION max_statement_time = 0.300, SESSION tx_read_only = 1");
+        assertThat(plan.before()).containsExactly("SET SESSION max_statement_time = 0.300, SESSION tx_read_only = 1,"
+                + " SESSION last_insert_id = 0, SESSION insert_id = 0");
         assertThat(plan.statement()).isEqualTo(SQL);
         assertThat(plan.after()).containsExactly("ROLLBACK AND CHAIN");
         assertThat(plan.roundTrips()).isEqualTo(3);
