@@ -143,6 +143,10 @@ public final class MySqlSessionStrategy implements SessionStrategy {
      * lifts the time limit. In {@code session} mode the same statement overrides the per-call {@code SET}. MySQL
      * refuses {@code SET STATEMENT} as a syntax error, so the check holds for both flavours.
      *
+     * <p>Also refused: {@code USE <database>}, which MariaDB runs under {@code SET STATEMENT} too and which changes the
+     * current database for every later call on the connection (unqualified names then reach another database's
+     * tables); nothing the dialect sends can put it back without a round trip, and nothing in a call may need it.
+     *
      * @param sql the user's statement
      * @return the reason, or null when the statement may be sent
      */
@@ -152,6 +156,10 @@ public final class MySqlSessionStrategy implements SessionStrategy {
         if (words.size() == 2 && words.get(0).equalsIgnoreCase("SET") && words.get(1).equalsIgnoreCase("STATEMENT")) {
             return "the statement begins with SET STATEMENT, which would override the settings the mysql dialect pins"
                     + " for it (read-only, time limit, session settings); nothing was sent";
+        }
+        if (!words.isEmpty() && words.get(0).equalsIgnoreCase("USE")) {
+            return "USE would change the current database for every later call on the pooled connection; name the"
+                    + " database in the statement instead; nothing was sent";
         }
         return null;
     }

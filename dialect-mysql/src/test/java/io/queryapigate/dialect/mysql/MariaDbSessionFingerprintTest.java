@@ -225,6 +225,7 @@ class MariaDbSessionFingerprintTest {
                 // refused by the dialect before anything is sent (see aStatementThatWouldOverrideTheDialectsPinsIsRefused)
                 readCase("SET STATEMENT time_zone", "SET STATEMENT time_zone = '+09:00' FOR SELECT NOW()", Outcome.FAILS),
                 readCase("SET STATEMENT last_insert_id", "SET STATEMENT last_insert_id = 7 FOR SELECT 1", Outcome.FAILS),
+                readCase("USE (refused by the dialect)", "USE test", Outcome.FAILS),
                 readCase("a SET that got past the guard", "SET time_zone = '+05:00', sql_select_limit = 1", Outcome.OK),
                 writeCase("plain SELECT", "SELECT 1", Outcome.OK),
                 writeCase("INSERT into an AUTO_INCREMENT table", "INSERT INTO a (v) VALUES (1)", Outcome.OK),

@@ -308,6 +308,24 @@ class MariaDbSessionSafetyTest {
     }
 
     @Test
+    void aUseIsRefusedBeforeAnythingIsSent() throws Exception {
+        for (AccessMode mode : AccessMode.values()) {
+            DialectException e = failure(dialect, read("USE test").withMode(mode));
+            assertThat(e.error()).as(e.getMessage()).isEqualTo(DialectError.SYNTAX);
+            assertThat(e.getMessage()).contains("USE").contains("nothing was sent");
+            RecordingSink db = new RecordingSink();
+            dialect.execute(read("SELECT DATABASE()").withMode(mode), db);
+            assertThat(db.singleValue()).isEqualTo(DB);
+        }
+        // the control: sent as the dialect would send it, a USE changes the database for the rest of the session
+        try (Connection c = TestMariaDb.admin(DB)) {
+            TestMariaDb.exec(c, "SET SESSION TRANSACTION READ ONLY", "START TRANSACTION READ ONLY",
+                    "SET STATEMENT max_statement_time=30, tx_read_only=1 FOR USE test", "ROLLBACK AND CHAIN");
+            assertThat(TestMariaDb.query(c, "SELECT DATABASE()")).isEqualTo("test");
+        }
+    }
+
+    @Test
     void aCommitSentAsAReadEndsNothingThatMatters() throws Exception {
         long id = connectionId();
         run(dialect, read("COMMIT"));

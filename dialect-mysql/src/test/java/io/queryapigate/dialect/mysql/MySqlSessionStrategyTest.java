@@ -172,7 +172,11 @@ class MySqlSessionStrategyTest {
                 "/*M!100000 SET STATEMENT x=1 FOR */ SELECT 1", "/*!*/SET STATEMENT x=1 FOR SELECT 1")) {
             assertThat(MySqlSessionStrategy.refusal(sql)).as(sql).contains("SET STATEMENT").contains("nothing was sent");
         }
-        for (String sql : List.of("SELECT 1", "SET time_zone = '+00:00'", "SELECT 'SET STATEMENT x=1 FOR'",
+        for (String sql : List.of("USE test", "use `qag`", "/*!USE test */", " # c\n USE test")) {
+            assertThat(MySqlSessionStrategy.refusal(sql)).as(sql).contains("USE").contains("nothing was sent");
+        }
+        for (String sql : List.of("SELECT 1 AS `use`", "SELECT USER()", "USER", "SELECT 'USE test'",
+                "SELECT 1", "SET time_zone = '+00:00'", "SELECT 'SET STATEMENT x=1 FOR'",
                 "SELECT 1 FOR SET STATEMENT", "SET statements = 1", "/* SET STATEMENT x=1 FOR */ SELECT 1",
                 "-- SET STATEMENT x=1 FOR\nSELECT 1", "(SELECT 1)", "")) {
             assertThat(MySqlSessionStrategy.refusal(sql)).as(sql).isNull();
