@@ -19,12 +19,13 @@ import java.util.Map;
  *
  * <pre>
  * RESET ALL; RESET SESSION AUTHORIZATION; SET LOCAL DateStyle = ISO; SET TRANSACTION READ ONLY;
- * SET LOCAL statement_timeout = &lt;ms&gt;; DISCARD SEQUENCES; SELECT pg_advisory_unlock_all(); &lt;the query&gt;
+ * SET LOCAL statement_timeout = &lt;ms&gt;; DISCARD SEQUENCES; DEALLOCATE ALL; SELECT pg_advisory_unlock_all();
+ * &lt;the query&gt;
  * ; UNLISTEN *; CLOSE ALL; RESET ALL
  * </pre>
  *
  * <p>A write: {@code RESET ALL; RESET SESSION AUTHORIZATION; SET LOCAL statement_timeout = <ms>; DISCARD SEQUENCES;
- * SELECT pg_advisory_unlock_all(); <the statement>} followed, in the same message, by {@code DISCARD TEMP; UNLISTEN *;
+ * DEALLOCATE ALL; SELECT pg_advisory_unlock_all(); <the statement>} followed, in the same message, by {@code DISCARD TEMP; UNLISTEN *;
  * CLOSE ALL; RESET ALL}. Nothing is sent when the connection goes back to the pool: it is idle, outside any transaction.
  *
  * <p>A streaming read (an export) needs a transaction that outlives one message: pgjdbc opens it ({@code BEGIN},
@@ -38,7 +39,10 @@ import java.util.Map;
  * pg_advisory_unlock_all()} releases session-level advisory locks an earlier call took (they survive RESET ALL and
  * even a rolled-back transaction); {@code DISCARD SEQUENCES} forgets {@code lastval()}/{@code currval()} (and
  * preallocated values) of an earlier write, also of one that failed after its {@code nextval()} (sequence state is
- * not transactional, and a failed message never reaches its own closing statements); {@code UNLISTEN *} and {@code
+ * not transactional, and a failed message never reaches its own closing statements); {@code DEALLOCATE ALL} drops
+ * prepared statements an earlier call left ({@code PREPARE}, also through a function's dynamic SQL; not
+ * transactional either) and pgjdbc's own named statements, whose text is the earlier callers' SQL (pgjdbc notices
+ * the command and prepares its statements again, in the same message: no round trip); {@code UNLISTEN *} and {@code
  * CLOSE ALL} after the statement, in the same transaction, cancel a {@code LISTEN} and close a {@code WITH HOLD}
  * cursor the statement opened (a function may do both through dynamic SQL inside a plain SELECT): both are
  * transactional, so they never reach the next call, and a failed call rolls them back on its own ({@code UNLISTEN}
@@ -51,8 +55,8 @@ import java.util.Map;
  * it starts, and {@code idle_session_timeout} acts while the connection waits in the pool). A failed call needs none of
  * these: settings, LISTEN and cursors are transactional and roll back with it. A streaming read needs none either:
  * its transaction is rolled back. What the
- * message cannot reset (the {@code setseed()} state of {@code random()}, {@code PREPARE}d statements, custom
- * setting placeholders) is listed in docs/dialects/postgres.md for the SQL guard. {@code SET TRANSACTION READ ONLY} and
+ * message cannot reset (the {@code setseed()} state of {@code random()}, custom setting placeholders, advisory
+ * locks between calls) is listed in docs/dialects/postgres.md for the SQL guard. {@code SET TRANSACTION READ ONLY} and
  * {@code SET LOCAL} last until the message's implicit transaction ends, so the user's SQL cannot keep them from
  * the next call, and cannot lift them for itself unless a second statement gets into the message (see {@link
  * PostgresStatements}).
@@ -84,6 +88,11 @@ public final class PostgresSessionStrategy implements SessionStrategy {
      */
     public static final String DISCARD_SEQUENCES = "DISCARD SEQUENCES";
     /**
+     * Drops prepared statements an earlier call left (not transactional either), and pgjdbc's own named statements,
+     * which hold earlier callers' SQL; pgjdbc sees the command tag and prepares its statements again.
+     */
+    public static final String DEALLOCATE_ALL = "DEALLOCATE ALL";
+    /**
      * Sent after the statement, in the same transaction: cancels a LISTEN it made (allowed in a read-only
      * transaction; takes effect at commit, so it must be in the same transaction as the LISTEN).
      */
@@ -101,11 +110,12 @@ public final class PostgresSessionStrategy implements SessionStrategy {
 
     static final String READ_DESCRIPTION = "one message, one round trip, one implicit transaction: RESET ALL and RESET"
             + " SESSION AUTHORIZATION undo what earlier calls set, the transaction is READ ONLY with a local"
-            + " statement_timeout, sequence state and advisory locks are dropped before the query, LISTEN"
+            + " statement_timeout, sequence state, prepared statements and advisory locks are dropped before the query, LISTEN"
             + " registrations, held cursors and session settings after it; the session is idle between calls";
     static final String WRITE_DESCRIPTION = "one message, one round trip, one implicit transaction committed when it"
             + " succeeds: RESET ALL and RESET SESSION AUTHORIZATION undo what earlier calls set, a local"
-            + " statement_timeout, sequence state and advisory locks dropped before the statement, temporary tables,"
+            + " statement_timeout, sequence state, prepared statements and advisory locks dropped before the statement,"
+            + " temporary tables,"
             + " LISTEN registrations, held cursors and session settings after it";
     static final String STREAM_DESCRIPTION = "an explicit read-only transaction (autocommit off) with the same reset and"
             + " a local statement_timeout per statement; rows come through a cursor, fetch_size per round trip (one"
@@ -193,6 +203,7 @@ public final class PostgresSessionStrategy implements SessionStrategy {
      */
     private static void addSessionCleanup(List<String> before) {
         before.add(DISCARD_SEQUENCES);
+        before.add(DEALLOCATE_ALL);
         before.add(UNLOCK_ADVISORY);
     }
 

@@ -53,8 +53,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * schema ({@code pg_class}, {@code pg_proc}); SQL-level prepared statements ({@code pg_prepared_statements} where
  * {@code from_sql}: pgjdbc's own server-side statements, {@code S_1}, {@code S_2}, ..., are the driver's cache of
  * the dialect's messages, depend on how many calls the session served and are not something a caller can create or
- * use, so they are left out here; what they reveal is shown by {@link
- * #theDriversOwnPreparedStatementsShowEarlierCallersSql}); cursors; LISTEN channels; {@code lastval()} and {@code
+ * use, so they are left out here; that they no longer show earlier callers' SQL is {@link
+ * #theDriversOwnPreparedStatementsNoLongerShowEarlierCallersSql}); cursors; LISTEN channels; {@code lastval()} and {@code
  * currval()} of the test's sequence, an error counting as a value ("not yet defined in this session"). Not in the
  * fingerprint: settings a library registers when an earlier call loaded it (calling a PL/pgSQL function adds the
  * {@code plpgsql.*} settings, at their defaults: the session has the library, nobody set a value), whether the
@@ -67,15 +67,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <ul>
  *   <li>{@code setseed(...)} anywhere in a statement, read or write: the seed of {@code random()} outlives the call
  *       and the next caller's {@code random()} is the sequence that seed gives. PostgreSQL has no way to undo it.
- *   <li>{@code PREPARE ...} (and {@code EXECUTE}, {@code DEALLOCATE}): a prepared statement outlives its call; {@code
- *       DEALLOCATE ALL} in the message would also drop pgjdbc's own named statements. A function that runs {@code
- *       PREPARE} through dynamic SQL leaves one too: grant no EXECUTE on such functions.
  *   <li>Session-level advisory locks: {@code pg_advisory_lock(...)}, {@code pg_advisory_lock_shared(...)}, {@code
  *       pg_try_advisory_lock(...)}, {@code pg_try_advisory_lock_shared(...)}: the next call on the session releases
  *       them, but until then the idle pooled session holds them against every other session (for as long as the
  *       connection waits for its next call). The {@code _xact_} forms end with the call and are harmless.
- *   <li>Reading {@code pg_prepared_statements} (and {@code pg_stat_activity}, {@code pg_stat_statements}): pgjdbc's
- *       named statements hold the text of earlier callers' messages, i.e. their SQL (not their bound values).
+ *   <li>Reading {@code pg_stat_activity} and {@code pg_stat_statements}: they show the SQL of other sessions of the
+ *       same login role, i.e. other keys' calls (in simple mode with their rendered parameter values). Not session
+ *       state, but the same kind of leak; {@code pg_prepared_statements} no longer shows earlier callers' SQL.
  *   <li>{@code set_config('<custom.name>', ...)} with a name that has a dot: the value is reset, but the placeholder
  *       stays defined, so {@code current_setting('<name>', true)} answers {@code ''} instead of NULL to every later
  *       caller: one bit per name, a channel between cooperating keys (never another key's value).
@@ -84,7 +82,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Reset by the message (the main parameterised test fails if one of these statements is removed): settings
  * ({@code RESET ALL}), role and session authorization ({@code RESET SESSION AUTHORIZATION}), advisory locks ({@code
  * SELECT pg_advisory_unlock_all()}), sequence state ({@code DISCARD SEQUENCES}, also after a write that failed or
- * timed out after its {@code nextval()}), LISTEN registrations ({@code UNLISTEN *}), cursors held open ({@code CLOSE
+ * timed out after its {@code nextval()}), prepared statements ({@code DEALLOCATE ALL}, also those a function prepared
+ * through dynamic SQL, and pgjdbc's own), LISTEN registrations ({@code UNLISTEN *}), cursors held open ({@code CLOSE
  * ALL}), temporary objects ({@code DISCARD TEMP} after a write). Accepted residue, not reset: a write that created a
  * temporary object leaves the backend's temporary schema assigned ({@code pg_my_temp_schema()} is no longer 0), which
  * tells a later caller only that some earlier write on that session created one.
@@ -209,6 +208,9 @@ class PostgresSessionFingerprintTest {
                 readCase("a function that opens a WITH HOLD cursor", "SELECT qag_fp_hold()", Outcome.OK),
                 // refused by the guard; run anyway to know what they would leave
                 readCase("LISTEN", "LISTEN qag_fp_channel", Outcome.OK),
+                readCase("PREPARE", "PREPARE qag_fp_direct AS SELECT 41", Outcome.OK),
+                readCase("a function that PREPAREs", "SELECT qag_fp_prepare()", Outcome.OK),
+                readCase("PREPARE, then a failure", "SELECT qag_fp_prepare(), " + FAIL, Outcome.FAILS),
                 readCase("DECLARE WITH HOLD", "DECLARE qag_fp_held CURSOR WITH HOLD FOR SELECT 1", Outcome.OK),
                 new Case("advisory lock and settings", AccessMode.READ, true, "SELECT pg_advisory_lock(7),"
                         + " set_config('TimeZone', 'Asia/Tokyo', false) FROM generate_series(1, 3)", Outcome.OK),
@@ -246,6 +248,7 @@ class PostgresSessionFingerprintTest {
                 writeCase("nextval and advisory lock, cancelled", "SELECT nextval('seq'), pg_advisory_lock(13), pg_sleep(5)",
                         Outcome.CANCELLED),
                 writeCase("a function that LISTENs", "SELECT qag_fp_listen()", Outcome.OK),
+                writeCase("a function that PREPAREs", "SELECT qag_fp_prepare()", Outcome.OK),
                 writeCase("a function that opens a WITH HOLD cursor", "SELECT qag_fp_hold()", Outcome.OK));
     }
 
@@ -335,25 +338,19 @@ class PostgresSessionFingerprintTest {
     }
 
     @Test
-    void preparedStatementsOutliveTheirCall() throws Exception {
+    void theDriversOwnPreparedStatementsNoLongerShowEarlierCallersSql() throws Exception {
         PostgresDialect d = dialect(QueryMode.EXTENDED);
-        run(d, read("PREPARE qag_fp_direct AS SELECT 41"));
-        run(d, read("SELECT qag_fp_prepare()")); // the same through a function's dynamic SQL, in a plain SELECT
-        assertThat(text(d, "SELECT string_agg(name, ',' ORDER BY name) FROM pg_prepared_statements WHERE from_sql"))
-                .isEqualTo("qag_fp_direct,qag_fp_prepared");
-        assertThat(value(d, "EXECUTE qag_fp_prepared")).isEqualTo(42);
-        assertThat(FRESH.get(QueryMode.EXTENDED + " " + AccessMode.READ).get("prepared statements (SQL)")).isEqualTo("NULL");
-    }
-
-    @Test
-    void theDriversOwnPreparedStatementsShowEarlierCallersSql() throws Exception {
-        PostgresDialect d = dialect(QueryMode.EXTENDED);
-        // from the 5th use of the same text pgjdbc prepares named server-side statements (prepareThreshold)
+        // from the 5th use of the same text pgjdbc prepares named server-side statements (prepareThreshold); they
+        // held the text of the whole message, the caller's SQL included, until DEALLOCATE ALL dropped them
         for (int i = 0; i < 6; i++) {
             run(d, read("SELECT v AS another_keys_query FROM t WHERE id = 1"));
         }
-        String seen = text(d, "SELECT string_agg(statement, ' | ') FROM pg_prepared_statements WHERE NOT from_sql");
-        assertThat(seen).contains("another_keys_query");
+        String seen = text(d, "SELECT string_agg(statement, ' | ') FROM pg_prepared_statements");
+        assertThat(Objects.toString(seen, "")).doesNotContain("another_keys_query");
+        // a prepared statement a function made through dynamic SQL inside a failed call is gone too (PREPARE is not
+        // transactional, the next message drops it)
+        assertThat(failure(d, read("SELECT qag_fp_prepare(), " + FAIL)).error()).isEqualTo(DialectError.SYNTAX);
+        assertThat(value(d, "SELECT count(*) FROM pg_prepared_statements WHERE from_sql")).isEqualTo(0L);
     }
 
     @Test
