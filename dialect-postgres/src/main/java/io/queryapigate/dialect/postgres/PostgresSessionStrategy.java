@@ -25,8 +25,9 @@ import java.util.Map;
  * </pre>
  *
  * <p>A write: {@code RESET ALL; RESET SESSION AUTHORIZATION; SET LOCAL statement_timeout = <ms>; DISCARD SEQUENCES;
- * DEALLOCATE ALL; SELECT pg_advisory_unlock_all(); <the statement>} followed, in the same message, by {@code DISCARD TEMP; UNLISTEN *;
- * CLOSE ALL; RESET ALL}. Nothing is sent when the connection goes back to the pool: it is idle, outside any transaction.
+ * DEALLOCATE ALL; SELECT pg_advisory_unlock_all(); <the statement>} followed, in the same message, by {@code DISCARD
+ * TEMP; UNLISTEN *; CLOSE ALL; RESET ALL}. Nothing is sent when the connection goes back to the pool: it is idle,
+ * outside any transaction.
  *
  * <p>A streaming read (an export) needs a transaction that outlives one message: pgjdbc opens it ({@code BEGIN},
  * autocommit off), the first message carries the same reset and limits, {@code DECLARE qag_stream NO SCROLL CURSOR
@@ -50,13 +51,14 @@ import java.util.Map;
  * the channel); {@code DISCARD TEMP} after a write drops temporary tables it created before they become visible to
  * later calls (a read-only transaction cannot create one); {@code RESET ALL} again at the end, in the same
  * transaction, so that a setting the statement changed for the session is back to its default when the transaction
- * commits: some settings act before the next call's own {@code RESET ALL} runs ({@code default_transaction_isolation},
- * {@code default_transaction_read_only} and {@code default_transaction_deferrable} fix the next transaction's mode when
- * it starts, and {@code idle_session_timeout} acts while the connection waits in the pool). A failed call needs none of
+ * commits: some settings act before the next call's own {@code RESET ALL} runs ({@code
+ * default_transaction_isolation}, {@code default_transaction_read_only} and {@code default_transaction_deferrable}
+ * fix the next transaction's mode when it starts, and {@code idle_session_timeout} acts while the connection waits
+ * in the pool). A failed call needs none of
  * these: settings, LISTEN and cursors are transactional and roll back with it. A streaming read needs none either:
- * its transaction is rolled back. What the
- * message cannot reset (the {@code setseed()} state of {@code random()}, custom setting placeholders, advisory
- * locks between calls) is listed in docs/dialects/postgres.md for the SQL guard. {@code SET TRANSACTION READ ONLY} and
+ * its transaction is rolled back. What the message cannot reset (the {@code setseed()} state of {@code random()},
+ * custom setting placeholders, advisory locks between calls) is listed in docs/dialects/postgres.md for the SQL
+ * guard. {@code SET TRANSACTION READ ONLY} and
  * {@code SET LOCAL} last until the message's implicit transaction ends, so the user's SQL cannot keep them from
  * the next call, and cannot lift them for itself unless a second statement gets into the message (see {@link
  * PostgresStatements}).
