@@ -71,9 +71,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       pg_try_advisory_lock(...)}, {@code pg_try_advisory_lock_shared(...)}: the next call on the session releases
  *       them, but until then the idle pooled session holds them against every other session (for as long as the
  *       connection waits for its next call). The {@code _xact_} forms end with the call and are harmless.
- *   <li>Reading {@code pg_stat_activity} and {@code pg_stat_statements}: they show the SQL of other sessions of the
- *       same login role, i.e. other keys' calls (in simple mode with their rendered parameter values). Not session
- *       state, but the same kind of leak; {@code pg_prepared_statements} no longer shows earlier callers' SQL.
+ *   <li>Reading {@code pg_stat_activity} and {@code pg_stat_statements} (not session state, and not tested here):
+ *       they show the SQL of other sessions of the same login role, i.e. other keys' calls; {@code
+ *       pg_prepared_statements} no longer shows earlier callers' SQL ({@link
+ *       #theDriversOwnPreparedStatementsNoLongerShowEarlierCallersSql}).
  *   <li>{@code set_config('<custom.name>', ...)} with a name that has a dot: the value is reset, but the placeholder
  *       stays defined, so {@code current_setting('<name>', true)} answers {@code ''} instead of NULL to every later
  *       caller: one bit per name, a channel between cooperating keys (never another key's value).
