@@ -293,6 +293,10 @@ public final class MySqlDialect implements Dialect {
         if (closed) {
             throw new DialectException(DialectError.UNAVAILABLE, "the dialect is closed");
         }
+        String refusal = MySqlSessionStrategy.refusal(request.sql());
+        if (refusal != null) {
+            throw new DialectException(DialectError.SYNTAX, refusal);
+        }
         long deadline = System.nanoTime() + saturatedNanos(request.timeout());
         HikariPool pool = request.mode() == AccessMode.WRITE ? writePool() : readPool;
         Connection connection = borrow(pool, request.timeout());

@@ -53,6 +53,47 @@ public final class MySqlSessionStrategy implements SessionStrategy {
             "time_zone", "sql_mode", "sql_select_limit", "div_precision_increment", "group_concat_max_len",
             "lc_time_names", "max_join_size");
 
+    /**
+     * Pinned to their values on a fresh connection by every MariaDB {@code SET STATEMENT} (and set by the per-call
+     * {@code SET} of {@code session} mode): {@code LAST_INSERT_ID()} is session state that survives {@code ROLLBACK
+     * AND CHAIN} and {@code COMMIT AND CHAIN}, so without the pin the next caller on the connection would read the id
+     * an earlier write generated, or whatever {@code SELECT LAST_INSERT_ID(x)} set; {@code insert_id}, which a
+     * stored function can set, would force the id of the next caller's insert. With the pin the statement sees 0 and
+     * MariaDB restores 0 when it ends, whatever it did.
+     */
+    public static final String FRESH_IDS = "last_insert_id=0, insert_id=0";
+
+    /**
+     * {@code sql_mode} flags that change how the server lexes SQL text: {@code ANSI_QUOTES} ({@code "..."} is an
+     * identifier, not a string) and {@code NO_BACKSLASH_ESCAPES} ({@code \} is an ordinary character in strings).
+     * The service's guard lexes MySQL-family SQL with backslash escapes and {@code "..."} as strings, so a session
+     * with either flag would read the text differently from the guard; the combination modes are listed because
+     * each re-adds {@code ANSI_QUOTES} when the value is set back ({@code ANSI}, {@code DB2}, {@code MAXDB}, {@code
+     * MSSQL}, {@code ORACLE}, {@code POSTGRESQL}).
+     */
+    public static final List<String> LEXING_SQL_MODES = List.of(
+            "ANSI_QUOTES", "NO_BACKSLASH_ESCAPES", "ANSI", "DB2", "MAXDB", "MSSQL", "ORACLE", "POSTGRESQL");
+
+    /**
+     * A connection's {@code sql_mode} without the flags of {@link #LEXING_SQL_MODES}; the dialect sets the session to
+     * it when a connection opens (and pins it), so that the server reads SQL text the way the guard does.
+     *
+     * @param sqlMode the session's {@code sql_mode} as the server printed it (comma-separated)
+     * @return the same flags, in the same order, without those
+     */
+    public static String guardCompatibleSqlMode(String sqlMode) {
+        requireNonNull(sqlMode, "sqlMode is null");
+        StringBuilder b = new StringBuilder();
+        for (String flag : sqlMode.split(",")) {
+            String f = flag.strip();
+            if (f.isEmpty() || LEXING_SQL_MODES.contains(f.toUpperCase(java.util.Locale.ROOT))) {
+                continue;
+            }
+            b.append(b.isEmpty() ? "" : ",").append(f);
+        }
+        return b.toString();
+    }
+
     private final ServerInfo server;
     private final TimeLimitMode mode;
     private final String pins;
@@ -91,6 +132,80 @@ public final class MySqlSessionStrategy implements SessionStrategy {
             }
         }
         this.pins = b.toString();
+    }
+
+    /**
+     * Why the dialect refuses {@code sql} before sending anything, or null. A statement that begins with {@code SET
+     * STATEMENT} (after whitespace and comments, also inside an executable comment {@code /*!...*}{@code /}) would
+     * be nested in the dialect's own {@code SET STATEMENT ... FOR}, and its settings would override the dialect's
+     * pins for that statement: measured on MariaDB 10.11, {@code SET STATEMENT tx_read_only=0 FOR CREATE TABLE ...}
+     * sent as a read creates the table (the DDL's implicit commit runs read-write), and {@code max_statement_time=0}
+     * lifts the time limit. In {@code session} mode the same statement overrides the per-call {@code SET}. MySQL
+     * refuses {@code SET STATEMENT} as a syntax error, so the check holds for both flavours.
+     *
+     * <p>Also refused: {@code USE <database>}, which MariaDB runs under {@code SET STATEMENT} too and which changes the
+     * current database for every later call on the connection (unqualified names then reach another database's
+     * tables); nothing the dialect sends can put it back without a round trip, and nothing in a call may need it.
+     *
+     * @param sql the user's statement
+     * @return the reason, or null when the statement may be sent
+     */
+    public static String refusal(String sql) {
+        requireNonNull(sql, "sql is null");
+        List<String> words = firstWords(sql, 2);
+        if (words.size() == 2 && words.get(0).equalsIgnoreCase("SET") && words.get(1).equalsIgnoreCase("STATEMENT")) {
+            return "the statement begins with SET STATEMENT, which would override the settings the mysql dialect pins"
+                    + " for it (read-only, time limit, session settings); nothing was sent";
+        }
+        if (!words.isEmpty() && words.get(0).equalsIgnoreCase("USE")) {
+            return "USE would change the current database for every later call on the pooled connection; name the"
+                    + " database in the statement instead; nothing was sent";
+        }
+        return null;
+    }
+
+    /**
+     * The first {@code n} words of {@code sql}, skipping whitespace, comments ({@code #}, {@code -- }, {@code /* *}{@code
+     * /}) and the markers of executable comments ({@code /*!}, {@code /*M!} with their version digits, and the {@code
+     * *}{@code /} that closes one), whose content MariaDB and MySQL run as SQL. Stops at anything else.
+     */
+    static List<String> firstWords(String sql, int n) {
+        List<String> words = new java.util.ArrayList<>(n);
+        int i = 0;
+        int len = sql.length();
+        int executable = 0; // open executable comments
+        while (i < len && words.size() < n) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (c == '#' || (c == '-' && sql.startsWith("--", i)
+                    && (i + 2 == len || Character.isWhitespace(sql.charAt(i + 2)) || Character.isISOControl(sql.charAt(i + 2))))) {
+                int nl = sql.indexOf('\n', i);
+                i = nl < 0 ? len : nl + 1;
+            } else if (sql.startsWith("/*!", i) || sql.startsWith("/*M!", i)) {
+                i += sql.startsWith("/*!", i) ? 3 : 4;
+                while (i < len && Character.isDigit(sql.charAt(i))) {
+                    i++;
+                }
+                executable++;
+            } else if (sql.startsWith("/*", i)) {
+                int close = sql.indexOf("*/", i + 2);
+                i = close < 0 ? len : close + 2;
+            } else if (executable > 0 && sql.startsWith("*/", i)) {
+                executable--;
+                i += 2;
+            } else if (Character.isLetter(c) || c == '_') {
+                int end = i;
+                while (end < len && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_')) {
+                    end++;
+                }
+                words.add(sql.substring(i, end));
+                i = end;
+            } else {
+                break;
+            }
+        }
+        return words;
     }
 
     /** A number as is, a string quoted; null for values that would need escaping (never pinned). */
@@ -197,12 +312,13 @@ public final class MySqlSessionStrategy implements SessionStrategy {
         boolean mariadb = server.flavor() == ServerInfo.Flavor.MARIADB;
 
         if (mode == TimeLimitMode.SET_STATEMENT) {
-            String settings = "max_statement_time=" + seconds(ms) + (read ? ", " + ro + "=1" : "") + pins;
+            String settings = "max_statement_time=" + seconds(ms) + (read ? ", " + ro + "=1" : "") + pins + ", "
+                    + FRESH_IDS;
             return new Planned(new SessionPlan(List.of(), "SET STATEMENT " + settings + " FOR " + sql, List.of(after),
                     Map.of(), 2, describe(read, "SET STATEMENT pins max_statement_time"
                             + (read ? ", the read-only session default" : "")
-                            + (pins.isEmpty() ? "" : " and the session settings read at open")
-                            + " for the statement and restores them after it")), true);
+                            + (pins.isEmpty() ? "" : ", the session settings read at open")
+                            + " and LAST_INSERT_ID() for the statement and restores them after it")), true);
         }
         if (mode == TimeLimitMode.HINT) {
             if (!read) {
@@ -219,10 +335,11 @@ public final class MySqlSessionStrategy implements SessionStrategy {
         }
         // SESSION, or a MySQL read whose first token is not SELECT
         if (mariadb) {
-            String set = "SET SESSION max_statement_time = " + seconds(ms) + (read ? ", SESSION " + ro + " = 1" : "");
+            String set = "SET SESSION max_statement_time = " + seconds(ms) + (read ? ", SESSION " + ro + " = 1" : "")
+                    + ", SESSION last_insert_id = 0, SESSION insert_id = 0";
             return new Planned(new SessionPlan(List.of(set), sql, List.of(after), Map.of(), 3,
-                    describe(read, "max_statement_time" + (read ? " and the read-only session default" : "")
-                            + " set on every call")), true);
+                    describe(read, "max_statement_time" + (read ? ", the read-only session default" : "")
+                            + " and LAST_INSERT_ID() set on every call")), true);
         }
         if (!read) {
             return new Planned(new SessionPlan(List.of(), sql, List.of(after), Map.of(), 2,

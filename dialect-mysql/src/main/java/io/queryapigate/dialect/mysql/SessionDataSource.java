@@ -2,7 +2,9 @@ package io.queryapigate.dialect.mysql;
 
 import static java.util.Objects.requireNonNull;
 
+import com.mysql.cj.jdbc.JdbcConnection;
 import com.mysql.cj.jdbc.NonRegisteringDriver;
+import com.mysql.cj.protocol.ServerSession;
 import io.queryapigate.dialect.spi.AccessMode;
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -26,6 +28,10 @@ import javax.sql.DataSource;
  *
  * <p>Open costs 1 + 2 round trips after Connector/J's own handshake: {@code SELECT VERSION(), @@version_comment}
  * and the settings MariaDB's {@code SET STATEMENT} pins ({@link MySqlSessionStrategy#PINNED_VARIABLES}), then {@code SET SESSION TRANSACTION READ ONLY|READ WRITE} and {@code START TRANSACTION READ ONLY|READ WRITE}.
+ * When the session's {@code sql_mode} holds a flag that changes how SQL text is lexed ({@link
+ * MySqlSessionStrategy#LEXING_SQL_MODES}: {@code ANSI_QUOTES}, {@code NO_BACKSLASH_ESCAPES}, or a combination mode
+ * that implies one), 2 more: {@code SET SESSION sql_mode = <the same without them>} and a {@code SELECT} of the
+ * result, which is then the pinned value.
  */
 final class SessionDataSource implements DataSource {
     private static final NonRegisteringDriver DRIVER = newDriver();
@@ -91,11 +97,16 @@ final class SessionDataSource implements DataSource {
                     throw new IllegalArgumentException("mysql.flavor is " + pinnedFlavor.get().configName()
                             + " but the server is " + server.label() + " (" + server.version() + ")");
                 }
-                strategy = new MySqlSessionStrategy(server, config.timeLimitMode(), pinned);
+                MySqlSessionStrategy.resolve(config.timeLimitMode(), server.flavor(), "mysql.time_limit_mode");
             } catch (IllegalArgumentException | IllegalStateException e) {
                 // configuration or server mismatch: not worth retrying, but the pool keeps trying; say it clearly
                 throw new SQLNonTransientConnectionException(e.getMessage(), "08004", e);
             }
+            String sqlMode = pinned.get("sql_mode");
+            if (sqlMode != null && !MySqlSessionStrategy.guardCompatibleSqlMode(sqlMode).equals(sqlMode)) {
+                pinned.put("sql_mode", setGuardCompatibleSqlMode(physical, sqlMode));
+            }
+            strategy = new MySqlSessionStrategy(server, config.timeLimitMode(), pinned);
             onServer.accept(strategy);
             try (Statement st = physical.createStatement()) {
                 for (String sql : strategy.openStatements(access)) {
@@ -123,6 +134,39 @@ final class SessionDataSource implements DataSource {
             }
             throw e;
         }
+    }
+
+    /**
+     * Sets the session's {@code sql_mode} to the server's without the flags that change how SQL text is lexed
+     * ({@link MySqlSessionStrategy#LEXING_SQL_MODES}) and returns what the server made of it.
+     *
+     * @throws SQLException when the server keeps such a flag
+     */
+    private static String setGuardCompatibleSqlMode(Connection physical, String sqlMode) throws SQLException {
+        String lexable = MySqlSessionStrategy.guardCompatibleSqlMode(sqlMode);
+        String literal = MySqlSessionStrategy.literal(lexable);
+        if (literal == null) {
+            throw new SQLNonTransientConnectionException("cannot set sql_mode to '" + lexable + "'", "08004");
+        }
+        String now;
+        try (Statement st = physical.createStatement()) {
+            st.execute("SET SESSION sql_mode = " + literal);
+            try (ResultSet rs = st.executeQuery("SELECT @@session.sql_mode")) {
+                now = rs.next() ? rs.getString(1) : null;
+            }
+        }
+        if (now == null || !MySqlSessionStrategy.guardCompatibleSqlMode(now).equals(now)) {
+            throw new SQLNonTransientConnectionException("the server kept sql_mode '" + now + "' after SET SESSION"
+                    + " sql_mode = " + literal + "; the mysql dialect needs a mode without "
+                    + String.join(", ", MySqlSessionStrategy.LEXING_SQL_MODES), "08004");
+        }
+        // Connector/J escapes parameters by the sql_mode it read at connect (NO_BACKSLASH_ESCAPES: quotes doubled,
+        // no backslash escapes) and never reads it again: tell it the new one
+        ServerSession serverSession = physical.unwrap(JdbcConnection.class).getSession().getServerSession();
+        Map<String, String> variables = new HashMap<>(serverSession.getServerVariables());
+        variables.put("sql_mode", now);
+        serverSession.setServerVariables(variables);
+        return now;
     }
 
     @Override

@@ -90,6 +90,7 @@ class MariaDbRoundTripTest {
             // the golden plan, as sent: the limit is the time left when the call started, so compare the shape
             assertThat(query).startsWith("SET STATEMENT max_statement_time=")
                     .contains(", tx_read_only=1, time_zone='SYSTEM', sql_mode=")
+                    .contains(", last_insert_id=0, insert_id=0 FOR ")
                     .endsWith(" FOR SELECT id, name FROM customer WHERE id = " + (i % 3 + 1));
             assertThat(commands.get(2 * i + 1).sql()).isEqualTo(plan.after().get(0)).isEqualTo("ROLLBACK AND CHAIN");
         }
@@ -105,7 +106,8 @@ class MariaDbRoundTripTest {
             commands = measure(d, CALLS, nanos);
         }
         assertThat(commands).hasSize(3 * CALLS).allMatch(CountingSocketFactory.Command::isQuery);
-        assertThat(commands.get(0).sql()).startsWith("SET SESSION max_statement_time = ").endsWith(", SESSION tx_read_only = 1");
+        assertThat(commands.get(0).sql()).startsWith("SET SESSION max_statement_time = ")
+                .endsWith(", SESSION tx_read_only = 1, SESSION last_insert_id = 0, SESSION insert_id = 0");
         assertThat(commands.get(1).sql()).isEqualTo("SELECT id, name FROM customer WHERE id = 1");
         assertThat(commands.get(2).sql()).isEqualTo("ROLLBACK AND CHAIN");
         report("session", nanos);

@@ -79,7 +79,7 @@ class MariaDbServiceIsolationTest {
     }
 
     @Test
-    void eachServiceReadsItsOwnDatabaseAndTheServerRefusesTheOther() {
+    void eachServiceReadsItsOwnDatabaseAndTheServerRefusesTheOther() throws Exception {
         try (MySqlDialect crm = service(CRM); MySqlDialect billing = service(BILLING)) {
             RecordingSink own = new RecordingSink();
             crm.execute(read("SELECT name FROM customer"), own);
@@ -102,9 +102,19 @@ class MariaDbServiceIsolationTest {
             // the grant is SELECT only: even a write call is refused by the server, as a permission
             DialectException write = refused(crm, read("DELETE FROM customer").withMode(AccessMode.WRITE));
             assertThat(write.error()).as(write.getMessage()).isEqualTo(DialectError.PERMISSION_DENIED);
-            // and the service's user cannot switch databases either
+            // and the service's user cannot switch databases either: the dialect refuses USE before sending it (it
+            // would outlive the call), and the server refuses it as a permission
             DialectException use = refused(crm, read("USE " + BILLING));
-            assertThat(use.error()).as(use.getMessage()).isEqualTo(DialectError.PERMISSION_DENIED);
+            assertThat(use.error()).as(use.getMessage()).isEqualTo(DialectError.SYNTAX);
+            java.util.Properties credentials = new java.util.Properties();
+            credentials.setProperty("user", CRM);
+            credentials.setProperty("password", PASSWORD);
+            try (Connection plain = java.sql.DriverManager.getConnection(TestMariaDb.url(CRM, ""), credentials)) {
+                java.sql.SQLException denied = catchThrowableOfType(java.sql.SQLException.class,
+                        () -> TestMariaDb.exec(plain, "USE " + BILLING));
+                assertThat((Throwable) denied).isNotNull();
+                assertThat(denied.getErrorCode()).as(denied.getMessage()).isEqualTo(1044);
+            }
 
             RecordingSink still = new RecordingSink();
             crm.execute(read("SELECT COUNT(*) FROM customer"), still);

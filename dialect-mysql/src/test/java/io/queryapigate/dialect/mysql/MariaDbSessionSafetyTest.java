@@ -212,10 +212,117 @@ class MariaDbSessionSafetyTest {
         }
     }
 
+    /**
+     * The guard lexes MySQL-family SQL with backslash escapes and {@code "..."} as strings. A session whose sql_mode
+     * has ANSI_QUOTES or NO_BACKSLASH_ESCAPES (from the server's default, or, as here, from Connector/J's
+     * sessionVariables at connect) would read the same text differently: the dialect takes them out at open.
+     */
+    @Test
+    void aSqlModeThatChangesHowTextIsLexedIsTakenOutAtOpen() throws Exception {
+        for (String modes : List.of("ANSI_QUOTES,NO_BACKSLASH_ESCAPES", "ANSI,NO_BACKSLASH_ESCAPES", "ORACLE")) {
+            String extra = "sessionVariables=sql_mode='" + modes + "'";
+            // the premise: Connector/J applies it at connect, and the server then reads "a" as a column
+            java.util.Properties p = new java.util.Properties();
+            p.setProperty("user", TestMariaDb.USER);
+            p.setProperty("password", TestMariaDb.PASSWORD);
+            try (Connection plain = java.sql.DriverManager.getConnection(TestMariaDb.url(DB, extra), p)) {
+                assertThat(TestMariaDb.query(plain, "SELECT @@session.sql_mode")).contains("ANSI_QUOTES");
+                java.sql.SQLException column = catchThrowableOfType(java.sql.SQLException.class,
+                        () -> TestMariaDb.query(plain, "SELECT \"a\""));
+                assertThat((Throwable) column).as(modes).isNotNull();
+            }
+            for (Map<String, String> properties : List.of(Map.<String, String>of(),
+                    Map.of("mysql.time_limit_mode", "session"))) {
+                try (MySqlDialect d = TestMariaDb.dialect(DB, extra, properties, 1)) {
+                    for (AccessMode mode : AccessMode.values()) {
+                        QueryRequest quoted = read("SELECT \"a\"");
+                        QueryRequest escaped = read("SELECT 'a\\'b'");
+                        QueryRequest sqlMode = read("SELECT @@session.sql_mode");
+                        if (mode == AccessMode.WRITE) {
+                            quoted = quoted.withMode(mode);
+                            escaped = escaped.withMode(mode);
+                            sqlMode = sqlMode.withMode(mode);
+                        }
+                        assertThat(run(d, quoted).singleValue()).as(modes + " " + properties).isEqualTo("a");
+                        assertThat(run(d, escaped).singleValue()).isEqualTo("a'b");
+                        assertThat(run(d, sqlMode).singleValue().toString())
+                                .doesNotContain("ANSI_QUOTES").doesNotContain("NO_BACKSLASH_ESCAPES")
+                                .doesNotContain("ANSI").doesNotContain("ORACLE");
+                    }
+                    assertEchoed(d, "a\\' OR 1=1 -- ");
+                    assertThat(d.sessionStrategy().plan(read("SELECT 1")).statement()).doesNotContain("ANSI_QUOTES");
+                }
+            }
+        }
+    }
+
     private static void assertEchoed(MySqlDialect d, String tricky) {
         RecordingSink echo = run(d, read("SELECT ? AS v, (SELECT COUNT(*) FROM t WHERE name = ?) AS n",
                 new Parameter("v", tricky, JDBCType.VARCHAR), new Parameter("n", tricky, JDBCType.VARCHAR)));
         assertThat(echo.rows().get(0)).containsExactly(tricky, 0L);
+    }
+
+    /**
+     * A statement that begins with SET STATEMENT would be nested in the dialect's own, and override its pins for that
+     * statement (the control below): the dialect refuses it before sending anything, reads and writes alike.
+     */
+    @Test
+    void aStatementThatWouldOverrideTheDialectsPinsIsRefused() throws Exception {
+        for (AccessMode mode : AccessMode.values()) {
+            for (String sql : List.of(
+                    "SET STATEMENT tx_read_only=0 FOR CREATE TABLE qag_my_evil (x INT)",
+                    "  /* x */ set statement max_statement_time=0 FOR SELECT SLEEP(0)",
+                    "/*!SET STATEMENT tx_read_only=0 FOR */ CREATE TABLE qag_my_evil (x INT)",
+                    "/*M!100000 SET STATEMENT tx_read_only=0 FOR */ CREATE TABLE qag_my_evil (x INT)")) {
+                DialectException e = failure(dialect, read(sql).withMode(mode));
+                assertThat(e.error()).as(sql + ": " + e.getMessage()).isEqualTo(DialectError.SYNTAX);
+                assertThat(e.getMessage()).contains("SET STATEMENT").contains("nothing was sent");
+            }
+            // SET STATEMENT further in is the server's business (a syntax error there); in a string it is text
+            assertThat(failure(dialect, read("SELECT 1 FOR SET STATEMENT").withMode(mode)).error())
+                    .isEqualTo(DialectError.SYNTAX);
+            RecordingSink text = new RecordingSink();
+            dialect.execute(read("SELECT 'SET STATEMENT x=1 FOR'").withMode(mode), text);
+            assertThat(text.singleValue()).isEqualTo("SET STATEMENT x=1 FOR");
+        }
+        try (Connection c = TestMariaDb.admin(DB)) {
+            assertThat(TestMariaDb.query(c, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '"
+                    + DB + "' AND table_name = 'qag_my_evil'")).isEqualTo("0");
+        }
+    }
+
+    /**
+     * The control for the refusal above, on a bare connection set up like a pooled read connection: the user's
+     * SET STATEMENT, nested in the dialect's, lifts the read-only pin for its statement, and the DDL's implicit
+     * commit runs read-write. (The same with max_statement_time=0 lifts the time limit.)
+     */
+    @Test
+    void withoutTheRefusalANestedSetStatementLiftsTheReadOnlyPin() throws Exception {
+        try (Connection c = TestMariaDb.admin(DB)) {
+            TestMariaDb.exec(c, "SET SESSION TRANSACTION READ ONLY", "START TRANSACTION READ ONLY",
+                    "SET STATEMENT max_statement_time=30, tx_read_only=1 FOR"
+                            + " SET STATEMENT tx_read_only=0 FOR CREATE TABLE qag_my_evil (x INT)");
+            assertThat(TestMariaDb.query(c, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '"
+                    + DB + "' AND table_name = 'qag_my_evil'")).isEqualTo("1");
+        }
+    }
+
+    @Test
+    void aUseIsRefusedBeforeAnythingIsSent() throws Exception {
+        for (AccessMode mode : AccessMode.values()) {
+            DialectException e = failure(dialect, read("USE test").withMode(mode));
+            assertThat(e.error()).as(e.getMessage()).isEqualTo(DialectError.SYNTAX);
+            assertThat(e.getMessage()).contains("USE").contains("nothing was sent");
+            RecordingSink db = new RecordingSink();
+            dialect.execute(read("SELECT DATABASE()").withMode(mode), db);
+            assertThat(db.singleValue()).isEqualTo(DB);
+        }
+        // the control: sent as the dialect would send it, a USE changes the database for the rest of the session
+        try (Connection c = TestMariaDb.admin(DB)) {
+            TestMariaDb.exec(c, "SET SESSION TRANSACTION READ ONLY", "START TRANSACTION READ ONLY",
+                    "SET STATEMENT max_statement_time=30, tx_read_only=1 FOR USE test", "ROLLBACK AND CHAIN");
+            assertThat(TestMariaDb.query(c, "SELECT DATABASE()")).isEqualTo("test");
+        }
     }
 
     @Test

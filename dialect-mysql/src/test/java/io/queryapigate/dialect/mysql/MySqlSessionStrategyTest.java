@@ -41,7 +41,8 @@ class MySqlSessionStrategyTest {
     void mariadbReadPinsTheLimitAndTheReadOnlyDefaultInOneStatement() {
         SessionPlan plan = new MySqlSessionStrategy(MARIADB, TimeLimitMode.AUTO).plan(read(SQL));
         assertThat(plan.before()).isEmpty();
-        assertThat(plan.statement()).isEqualTo("SET STATEMENT max_statement_time=0.300, tx_read_only=1 FOR " + SQL);
+        assertThat(plan.statement()).isEqualTo("SET STATEMENT max_statement_time=0.300, tx_read_only=1,"
+                + " last_insert_id=0, insert_id=0 FOR " + SQL);
         assertThat(plan.after()).containsExactly("ROLLBACK AND CHAIN");
         assertThat(plan.roundTrips()).isEqualTo(2);
         assertThat(plan.settings()).isEmpty();
@@ -54,7 +55,7 @@ class MySqlSessionStrategyTest {
         assertThat(plan.statement()).isEqualTo("SET STATEMENT max_statement_time=0.300, tx_read_only=1,"
                 + " time_zone='SYSTEM', sql_mode='STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION',"
                 + " sql_select_limit=18446744073709551615, div_precision_increment=4, group_concat_max_len=1048576,"
-                + " lc_time_names='en_US', max_join_size=18446744073709551615 FOR " + SQL);
+                + " lc_time_names='en_US', max_join_size=18446744073709551615, last_insert_id=0, insert_id=0 FOR " + SQL);
         assertThat(plan.roundTrips()).isEqualTo(2);
     }
 
@@ -63,13 +64,14 @@ class MySqlSessionStrategyTest {
         Map<String, String> odd = Map.of("time_zone", "it's", "lc_time_names", "a\\b", "sql_select_limit", "10");
         SessionPlan plan = new MySqlSessionStrategy(MARIADB, TimeLimitMode.AUTO, odd).plan(read(SQL));
         assertThat(plan.statement()).isEqualTo(
-                "SET STATEMENT max_statement_time=0.300, tx_read_only=1, sql_select_limit=10 FOR " + SQL);
+                "SET STATEMENT max_statement_time=0.300, tx_read_only=1, sql_select_limit=10, last_insert_id=0,"
+                        + " insert_id=0 FOR " + SQL);
     }
 
     @Test
     void mariadb11UsesTransactionReadOnly() {
         SessionPlan plan = new MySqlSessionStrategy(MARIADB_11, TimeLimitMode.AUTO).plan(read(SQL));
-        assertThat(plan.statement()).startsWith("SET STATEMENT max_statement_time=0.300, transaction_read_only=1 FOR ");
+        assertThat(plan.statement()).startsWith("SET STATEMENT max_statement_time=0.300, transaction_read_only=1, ");
     }
 
     @Test
@@ -77,7 +79,8 @@ class MySqlSessionStrategyTest {
         SessionPlan plan = new MySqlSessionStrategy(MARIADB, TimeLimitMode.AUTO)
                 .plan(read("INSERT INTO t VALUES (?)").withMode(AccessMode.WRITE).withTimeout(Duration.ofSeconds(2)));
         assertThat(plan.before()).isEmpty();
-        assertThat(plan.statement()).isEqualTo("SET STATEMENT max_statement_time=2.000 FOR INSERT INTO t VALUES (?)");
+        assertThat(plan.statement()).isEqualTo(
+                "SET STATEMENT max_statement_time=2.000, last_insert_id=0, insert_id=0 FOR INSERT INTO t VALUES (?)");
         assertThat(plan.after()).containsExactly("COMMIT AND CHAIN");
         assertThat(plan.roundTrips()).isEqualTo(2);
     }
@@ -85,7 +88,8 @@ class MySqlSessionStrategyTest {
     @Test
     void mariadbSessionModeSetsBothOnEveryCall() {
         SessionPlan plan = new MySqlSessionStrategy(MARIADB, TimeLimitMode.SESSION).plan(read(SQL));
-        assertThat(plan.before()).containsExactly("SET SESSION max_statement_time = 0.300, SESSION tx_read_only = 1");
+        assertThat(plan.before()).containsExactly("SET SESSION max_statement_time = 0.300, SESSION tx_read_only = 1,"
+                + " SESSION last_insert_id = 0, SESSION insert_id = 0");
         assertThat(plan.statement()).isEqualTo(SQL);
         assertThat(plan.after()).containsExactly("ROLLBACK AND CHAIN");
         assertThat(plan.roundTrips()).isEqualTo(3);
@@ -139,6 +143,44 @@ class MySqlSessionStrategyTest {
         assertThat(new MySqlSessionStrategy(MARIADB, TimeLimitMode.AUTO)
                 .plan(read(SQL).withTimeout(Duration.ofMinutes(90))).statement())
                 .contains("max_statement_time=5400.000");
+    }
+
+    @Test
+    void theGuardCompatibleSqlModeDropsTheFlagsThatChangeLexing() {
+        assertThat(MySqlSessionStrategy.guardCompatibleSqlMode(
+                "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION"))
+                .isEqualTo("STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION");
+        assertThat(MySqlSessionStrategy.guardCompatibleSqlMode("ANSI_QUOTES,NO_BACKSLASH_ESCAPES")).isEmpty();
+        // what MariaDB prints after SET sql_mode = 'ANSI' / 'ORACLE': the combination name would re-add ANSI_QUOTES
+        assertThat(MySqlSessionStrategy.guardCompatibleSqlMode("REAL_AS_FLOAT,PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,ANSI"))
+                .isEqualTo("REAL_AS_FLOAT,PIPES_AS_CONCAT,IGNORE_SPACE");
+        assertThat(MySqlSessionStrategy.guardCompatibleSqlMode("PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,ORACLE,"
+                + "NO_KEY_OPTIONS,NO_TABLE_OPTIONS,NO_FIELD_OPTIONS,NO_AUTO_CREATE_USER,SIMULTANEOUS_ASSIGNMENT"))
+                .isEqualTo("PIPES_AS_CONCAT,IGNORE_SPACE,NO_KEY_OPTIONS,NO_TABLE_OPTIONS,NO_FIELD_OPTIONS,"
+                        + "NO_AUTO_CREATE_USER,SIMULTANEOUS_ASSIGNMENT");
+        for (String combination : List.of("MSSQL", "DB2", "POSTGRESQL", "MAXDB", "ansi_quotes")) {
+            assertThat(MySqlSessionStrategy.guardCompatibleSqlMode("IGNORE_SPACE," + combination)).isEqualTo("IGNORE_SPACE");
+        }
+        assertThat(MySqlSessionStrategy.guardCompatibleSqlMode("")).isEmpty();
+    }
+
+    @Test
+    void aStatementThatBeginsWithSetStatementIsRefused() {
+        for (String sql : List.of("SET STATEMENT tx_read_only=0 FOR CREATE TABLE x (i INT)",
+                "set\tstatement max_statement_time=0 for select 1", " -- c\n# d\n/* e */ SET /* f */ STATEMENT x=1 FOR SELECT 1",
+                "/*!SET STATEMENT x=1 FOR */ SELECT 1", "/*!100000 SET STATEMENT x=1 FOR */ SELECT 1",
+                "/*M!100000 SET STATEMENT x=1 FOR */ SELECT 1", "/*!*/SET STATEMENT x=1 FOR SELECT 1")) {
+            assertThat(MySqlSessionStrategy.refusal(sql)).as(sql).contains("SET STATEMENT").contains("nothing was sent");
+        }
+        for (String sql : List.of("USE test", "use `qag`", "/*!USE test */", " # c\n USE test")) {
+            assertThat(MySqlSessionStrategy.refusal(sql)).as(sql).contains("USE").contains("nothing was sent");
+        }
+        for (String sql : List.of("SELECT 1 AS `use`", "SELECT USER()", "USER", "SELECT 'USE test'",
+                "SELECT 1", "SET time_zone = '+00:00'", "SELECT 'SET STATEMENT x=1 FOR'",
+                "SELECT 1 FOR SET STATEMENT", "SET statements = 1", "/* SET STATEMENT x=1 FOR */ SELECT 1",
+                "-- SET STATEMENT x=1 FOR\nSELECT 1", "(SELECT 1)", "")) {
+            assertThat(MySqlSessionStrategy.refusal(sql)).as(sql).isNull();
+        }
     }
 
     @Test

@@ -19,12 +19,15 @@ import java.util.Map;
  *
  * <pre>
  * RESET ALL; RESET SESSION AUTHORIZATION; SET LOCAL DateStyle = ISO; SET TRANSACTION READ ONLY;
- * SET LOCAL statement_timeout = &lt;ms&gt;; SELECT pg_advisory_unlock_all(); &lt;the query&gt;
+ * SET LOCAL statement_timeout = &lt;ms&gt;; DISCARD SEQUENCES; DEALLOCATE ALL; SELECT pg_advisory_unlock_all();
+ * &lt;the query&gt;
+ * ; UNLISTEN *; CLOSE ALL; RESET ALL
  * </pre>
  *
- * <p>A write: {@code RESET ALL; RESET SESSION AUTHORIZATION; SET LOCAL statement_timeout = <ms>; SELECT
- * pg_advisory_unlock_all(); <the statement>} followed, in the same message, by {@code DISCARD TEMP}. Nothing is sent
- * when the connection goes back to the pool: it is idle, outside any transaction.
+ * <p>A write: {@code RESET ALL; RESET SESSION AUTHORIZATION; SET LOCAL statement_timeout = <ms>; DISCARD SEQUENCES;
+ * DEALLOCATE ALL; SELECT pg_advisory_unlock_all(); <the statement>} followed, in the same message, by {@code DISCARD
+ * TEMP; UNLISTEN *; CLOSE ALL; RESET ALL}. Nothing is sent when the connection goes back to the pool: it is idle,
+ * outside any transaction.
  *
  * <p>A streaming read (an export) needs a transaction that outlives one message: pgjdbc opens it ({@code BEGIN},
  * autocommit off), the first message carries the same reset and limits, {@code DECLARE qag_stream NO SCROLL CURSOR
@@ -35,8 +38,27 @@ import java.util.Map;
  * set_config(..., false)} (search_path, TimeZone, statement_timeout, default_transaction_read_only, ...); {@code
  * RESET SESSION AUTHORIZATION} undoes {@code set_config('role', ...)}, which RESET ALL leaves alone; {@code SELECT
  * pg_advisory_unlock_all()} releases session-level advisory locks an earlier call took (they survive RESET ALL and
- * even a rolled-back transaction); {@code DISCARD TEMP} after a write drops temporary tables it created before they
- * become visible to later calls (a read-only transaction cannot create one). {@code SET TRANSACTION READ ONLY} and
+ * even a rolled-back transaction); {@code DISCARD SEQUENCES} forgets {@code lastval()}/{@code currval()} (and
+ * preallocated values) of an earlier write, also of one that failed after its {@code nextval()} (sequence state is
+ * not transactional, and a failed message never reaches its own closing statements); {@code DEALLOCATE ALL} drops
+ * prepared statements an earlier call left ({@code PREPARE}, also through a function's dynamic SQL; not
+ * transactional either) and pgjdbc's own named statements, whose text is the earlier callers' SQL (pgjdbc notices
+ * the command and prepares its statements again, in the same message: no round trip); {@code UNLISTEN *} and {@code
+ * CLOSE ALL} after the statement, in the same transaction, cancel a {@code LISTEN} and close a {@code WITH HOLD}
+ * cursor the statement opened (a function may do both through dynamic SQL inside a plain SELECT): both are
+ * transactional, so they never reach the next call, and a failed call rolls them back on its own ({@code UNLISTEN}
+ * at the start of the next call would come too late: it takes effect at commit, and the next caller would still see
+ * the channel); {@code DISCARD TEMP} after a write drops temporary tables it created before they become visible to
+ * later calls (a read-only transaction cannot create one); {@code RESET ALL} again at the end, in the same
+ * transaction, so that a setting the statement changed for the session is back to its default when the transaction
+ * commits: some settings act before the next call's own {@code RESET ALL} runs ({@code
+ * default_transaction_isolation}, {@code default_transaction_read_only} and {@code default_transaction_deferrable}
+ * fix the next transaction's mode when it starts, and {@code idle_session_timeout} acts while the connection waits
+ * in the pool). A failed call needs none of
+ * these: settings, LISTEN and cursors are transactional and roll back with it. A streaming read needs none either:
+ * its transaction is rolled back. What the message cannot reset (the {@code setseed()} state of {@code random()},
+ * custom setting placeholders, advisory locks between calls) is listed in docs/dialects/postgres.md for the SQL
+ * guard. {@code SET TRANSACTION READ ONLY} and
  * {@code SET LOCAL} last until the message's implicit transaction ends, so the user's SQL cannot keep them from
  * the next call, and cannot lift them for itself unless a second statement gets into the message (see {@link
  * PostgresStatements}).
@@ -49,7 +71,10 @@ import java.util.Map;
  */
 public final class PostgresSessionStrategy implements SessionStrategy {
 
-    /** Sent first in every call: every setting back to the session's defaults. */
+    /**
+     * Sent first in every call, and again last in a read or a write (in the same transaction, so that what the
+     * statement set for the session is undone when it commits): every setting back to the session's defaults.
+     */
     public static final String RESET_ALL = "RESET ALL";
     /** Undoes SET ROLE and SET SESSION AUTHORIZATION (also through set_config), which RESET ALL leaves alone. */
     public static final String RESET_AUTHORIZATION = "RESET SESSION AUTHORIZATION";
@@ -59,6 +84,23 @@ public final class PostgresSessionStrategy implements SessionStrategy {
     public static final String READ_ONLY = "SET TRANSACTION READ ONLY";
     /** Releases session-level advisory locks an earlier call took. */
     public static final String UNLOCK_ADVISORY = "SELECT pg_advisory_unlock_all()";
+    /**
+     * Forgets the session's sequence state ({@code lastval()}, {@code currval()}, preallocated values): sequence
+     * state survives a rollback, so it is cleared before every statement rather than after a write.
+     */
+    public static final String DISCARD_SEQUENCES = "DISCARD SEQUENCES";
+    /**
+     * Drops prepared statements an earlier call left (not transactional either), and pgjdbc's own named statements,
+     * which hold earlier callers' SQL; pgjdbc sees the command tag and prepares its statements again.
+     */
+    public static final String DEALLOCATE_ALL = "DEALLOCATE ALL";
+    /**
+     * Sent after the statement, in the same transaction: cancels a LISTEN it made (allowed in a read-only
+     * transaction; takes effect at commit, so it must be in the same transaction as the LISTEN).
+     */
+    public static final String UNLISTEN_ALL = "UNLISTEN *";
+    /** Sent after the statement, in the same transaction: closes a cursor it declared WITH HOLD. */
+    public static final String CLOSE_ALL = "CLOSE ALL";
     /** Sent after a write, in the same message: drops temporary tables the write created. */
     public static final String DISCARD_TEMP = "DISCARD TEMP";
     /** The cursor name of a streaming read. */
@@ -70,10 +112,13 @@ public final class PostgresSessionStrategy implements SessionStrategy {
 
     static final String READ_DESCRIPTION = "one message, one round trip, one implicit transaction: RESET ALL and RESET"
             + " SESSION AUTHORIZATION undo what earlier calls set, the transaction is READ ONLY with a local"
-            + " statement_timeout, advisory locks are released; the session is idle between calls";
+            + " statement_timeout, sequence state, prepared statements and advisory locks are dropped before the query, LISTEN"
+            + " registrations, held cursors and session settings after it; the session is idle between calls";
     static final String WRITE_DESCRIPTION = "one message, one round trip, one implicit transaction committed when it"
             + " succeeds: RESET ALL and RESET SESSION AUTHORIZATION undo what earlier calls set, a local"
-            + " statement_timeout, advisory locks released before and temporary tables dropped after the statement";
+            + " statement_timeout, sequence state, prepared statements and advisory locks dropped before the statement,"
+            + " temporary tables,"
+            + " LISTEN registrations, held cursors and session settings after it";
     static final String STREAM_DESCRIPTION = "an explicit read-only transaction (autocommit off) with the same reset and"
             + " a local statement_timeout per statement; rows come through a cursor, fetch_size per round trip (one"
             + " round trip more per further batch), and the transaction is rolled back";
@@ -119,7 +164,7 @@ public final class PostgresSessionStrategy implements SessionStrategy {
         requireNonNull(request, "request is null");
         String searchPath = schema == null ? null : searchPath(schema);
         String timeout = statementTimeout(request.timeout());
-        List<String> before = new ArrayList<>(8);
+        List<String> before = new ArrayList<>(12);
         if (request.mode() == AccessMode.WRITE) {
             before.add(RESET_ALL);
             before.add(RESET_AUTHORIZATION);
@@ -127,8 +172,10 @@ public final class PostgresSessionStrategy implements SessionStrategy {
                 before.add(searchPath);
             }
             before.add(timeout);
-            before.add(UNLOCK_ADVISORY);
-            return new SessionPlan(before, request.sql(), List.of(DISCARD_TEMP), Map.of(), 1, WRITE_DESCRIPTION);
+            addSessionCleanup(before);
+            return new SessionPlan(before, request.sql(), List.of(DISCARD_TEMP, UNLISTEN_ALL, CLOSE_ALL, RESET_ALL),
+                    Map.of(), 1,
+                    WRITE_DESCRIPTION);
         }
         if (request.streaming()) {
             before.add(BEGIN);
@@ -141,12 +188,25 @@ public final class PostgresSessionStrategy implements SessionStrategy {
         }
         before.add(READ_ONLY);
         before.add(timeout);
-        before.add(UNLOCK_ADVISORY);
+        addSessionCleanup(before);
         if (request.streaming()) {
             return new SessionPlan(before, declareCursor(request.sql()), List.of(fetch(fetchRows(request.maxRows(), 0)),
                     ROLLBACK), Map.of(), 2, STREAM_DESCRIPTION);
         }
-        return new SessionPlan(before, request.sql(), List.of(), Map.of(), 1, READ_DESCRIPTION);
+        return new SessionPlan(before, request.sql(), List.of(UNLISTEN_ALL, CLOSE_ALL, RESET_ALL), Map.of(), 1,
+                READ_DESCRIPTION);
+    }
+
+    /**
+     * The statements every message sends after its settings and before the user's statement: they clear session
+     * state an earlier call may have left that {@code RESET ALL} keeps, and that is not transactional (so a failed
+     * call can leave it). {@code SELECT pg_advisory_unlock_all()} stays last: a query that runs before the user's
+     * statement, so that read-only can no longer be lifted by it.
+     */
+    private static void addSessionCleanup(List<String> before) {
+        before.add(DISCARD_SEQUENCES);
+        before.add(DEALLOCATE_ALL);
+        before.add(UNLOCK_ADVISORY);
     }
 
     /**

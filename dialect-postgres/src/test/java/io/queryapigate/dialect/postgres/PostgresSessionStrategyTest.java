@@ -25,12 +25,13 @@ class PostgresSessionStrategyTest {
         SessionPlan plan = strategy.plan(QueryRequest.read(SQL, ID, Duration.ofSeconds(30), 1000));
         assertThat(plan).isEqualTo(new SessionPlan(
                 List.of("RESET ALL", "RESET SESSION AUTHORIZATION", "SET LOCAL DateStyle = ISO", "SET TRANSACTION READ ONLY",
-                        "SET LOCAL statement_timeout = 30000", "SELECT pg_advisory_unlock_all()"),
-                SQL, List.of(), Map.of(), 1, PostgresSessionStrategy.READ_DESCRIPTION));
+                        "SET LOCAL statement_timeout = 30000", "DISCARD SEQUENCES",
+                        "DEALLOCATE ALL", "SELECT pg_advisory_unlock_all()"),
+                SQL, List.of("UNLISTEN *", "CLOSE ALL", "RESET ALL"), Map.of(), 1, PostgresSessionStrategy.READ_DESCRIPTION));
         assertThat(PostgresSessionStrategy.message(plan.before(), plan.statement(), plan.after())).isEqualTo(
                 "RESET ALL; RESET SESSION AUTHORIZATION; SET LOCAL DateStyle = ISO; SET TRANSACTION READ ONLY;"
-                        + " SET LOCAL statement_timeout = 30000; SELECT pg_advisory_unlock_all();"
-                        + " SELECT id, name FROM accounts WHERE id = ?");
+                        + " SET LOCAL statement_timeout = 30000; DISCARD SEQUENCES; DEALLOCATE ALL;"
+                        + " SELECT pg_advisory_unlock_all(); SELECT id, name FROM accounts WHERE id = ?\n; UNLISTEN *\n; CLOSE ALL\n; RESET ALL");
     }
 
     @Test
@@ -40,12 +41,13 @@ class PostgresSessionStrategyTest {
                 AccessMode.WRITE, Duration.ofMillis(2500), 1000, false, "r1"));
         assertThat(plan).isEqualTo(new SessionPlan(
                 List.of("RESET ALL", "RESET SESSION AUTHORIZATION", "SET LOCAL statement_timeout = 2500",
-                        "SELECT pg_advisory_unlock_all()"),
-                insert, List.of("DISCARD TEMP"), Map.of(), 1, PostgresSessionStrategy.WRITE_DESCRIPTION));
+                        "DISCARD SEQUENCES", "DEALLOCATE ALL", "SELECT pg_advisory_unlock_all()"),
+                insert, List.of("DISCARD TEMP", "UNLISTEN *", "CLOSE ALL", "RESET ALL"), Map.of(), 1,
+                PostgresSessionStrategy.WRITE_DESCRIPTION));
         assertThat(PostgresSessionStrategy.message(plan.before(), plan.statement(), plan.after())).isEqualTo(
-                "RESET ALL; RESET SESSION AUTHORIZATION; SET LOCAL statement_timeout = 2500;"
-                        + " SELECT pg_advisory_unlock_all(); INSERT INTO accounts (name) VALUES (?) RETURNING id\n"
-                        + "; DISCARD TEMP");
+                "RESET ALL; RESET SESSION AUTHORIZATION; SET LOCAL statement_timeout = 2500; DISCARD SEQUENCES;"
+                        + " DEALLOCATE ALL; SELECT pg_advisory_unlock_all(); INSERT INTO accounts (name) VALUES (?) RETURNING id\n"
+                        + "; DISCARD TEMP\n; UNLISTEN *\n; CLOSE ALL\n; RESET ALL");
         // a write ignores the streaming flag: it has no rows to stream
         assertThat(strategy.plan(new QueryRequest(insert, List.of(), AccessMode.WRITE, Duration.ofSeconds(1), 10, true, "")))
                 .extracting(SessionPlan::statement, SessionPlan::roundTrips).containsExactly(insert, 1);
@@ -57,8 +59,8 @@ class PostgresSessionStrategyTest {
         SessionPlan plan = new PostgresSessionStrategy(500).plan(request);
         assertThat(plan).isEqualTo(new SessionPlan(
                 List.of("BEGIN", "RESET ALL", "RESET SESSION AUTHORIZATION", "SET LOCAL DateStyle = ISO",
-                        "SET TRANSACTION READ ONLY", "SET LOCAL statement_timeout = 300000",
-                        "SELECT pg_advisory_unlock_all()"),
+                        "SET TRANSACTION READ ONLY", "SET LOCAL statement_timeout = 300000", "DISCARD SEQUENCES",
+                        "DEALLOCATE ALL", "SELECT pg_advisory_unlock_all()"),
                 "DECLARE qag_stream NO SCROLL CURSOR FOR " + SQL,
                 List.of("FETCH FORWARD 500 FROM qag_stream", "ROLLBACK"), Map.of(), 2,
                 PostgresSessionStrategy.STREAM_DESCRIPTION));
@@ -72,7 +74,8 @@ class PostgresSessionStrategyTest {
         QueryRequest read = QueryRequest.read(SQL, ID, Duration.ofSeconds(1), 10);
         assertThat(strategy.plan(read, "billing").before()).containsExactly("RESET ALL", "RESET SESSION AUTHORIZATION",
                 "SET LOCAL DateStyle = ISO", "SET LOCAL search_path = \"billing\", pg_temp", "SET TRANSACTION READ ONLY",
-                "SET LOCAL statement_timeout = 1000", "SELECT pg_advisory_unlock_all()");
+                "SET LOCAL statement_timeout = 1000", "DISCARD SEQUENCES", "DEALLOCATE ALL",
+                "SELECT pg_advisory_unlock_all()");
         assertThat(strategy.plan(read.withMode(AccessMode.WRITE), "We\"ird; DROP").before())
                 .contains("SET LOCAL search_path = \"We\"\"ird; DROP\", pg_temp");
         assertThat(strategy.plan(read, null)).isEqualTo(strategy.plan(read));
