@@ -72,7 +72,7 @@ public final class Guarding {
         boolean writer = caller.canWrite(serverAllowsWrites);
         GuardOptions o = writer ? GuardOptions.writer(connection.family()) : GuardOptions.readOnly(connection.family());
         o = o.withDefaults(connection.namespace().catalog(), connection.namespace().schema())
-                .withExtraFunctions(connection.allowedFunctions());
+                .withExtraFunctions(connection.allowedFunctions()).withAdministrator(caller.admin());
         if (!caller.admin()) {
             o = o.withAllowedTables(caller.grants().allowedTables()).withMasks(masks(caller, connection));
             if (writer) {

@@ -20,6 +20,7 @@ import net.sf.jsqlparser.expression.CastExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.NextValExpression;
+import net.sf.jsqlparser.expression.UserVariable;
 import net.sf.jsqlparser.expression.VariableAssignment;
 import net.sf.jsqlparser.expression.operators.relational.InExpression;
 import net.sf.jsqlparser.schema.Column;
@@ -80,7 +81,11 @@ final class AstSweep {
         final List<String> hiddenWrites = new ArrayList<>();
         boolean lockingRead;
         boolean userVariables;
+        /** Reads of session or system variables ({@code @x}, {@code @@rand_seed1}). */
+        boolean variableReads;
         boolean show;
+        /** The SHOW statements' text, lower case. */
+        final List<String> shown = new ArrayList<>();
         int nodes;
 
         StatementKind kind() {
@@ -490,6 +495,8 @@ final class AstSweep {
             f.temporaryTable = true;
         } else if (node instanceof VariableAssignment) {
             f.userVariables = true;
+        } else if (node instanceof UserVariable) {
+            f.variableReads = true;
         } else if (node instanceof Join j) {
             if (j.isArray() && j.getFromItem() instanceof Table t) {
                 notTables.add(t); // ClickHouse ARRAY JOIN arr: arr is an array column
@@ -517,8 +524,10 @@ final class AstSweep {
             case "MergeInsert" -> f.op(StatementKind.WRITE, "insert");
             case "MergeUpdate" -> f.op(StatementKind.WRITE, "update");
             case "MergeDelete" -> f.op(StatementKind.WRITE, "delete");
-            case "ShowStatement", "ShowColumnsStatement", "ShowTablesStatement", "ShowIndexStatement" ->
-                    f.show = true;
+            case "ShowStatement", "ShowColumnsStatement", "ShowTablesStatement", "ShowIndexStatement" -> {
+                f.show = true;
+                f.shown.add(node.toString().toLowerCase(java.util.Locale.ROOT));
+            }
             default -> { }
         }
         if (node instanceof Select sel) {

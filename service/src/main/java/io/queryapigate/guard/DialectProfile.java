@@ -138,6 +138,20 @@ final class DialectProfile {
             SqlDialectFamily.GENERIC, Set.of("pg_catalog", "information_schema", "performance_schema", "mysql", "sys",
                     "system", "pg_toast"));
 
+    /**
+     * What shows other sessions' statements (and so, since every key shares the connection's database user, one
+     * key's SQL and values to another): tables by schema, and functions.
+     */
+    private static final Map<SqlDialectFamily, Set<String>> ACTIVITY_TABLES = Map.of(
+            SqlDialectFamily.POSTGRES, Set.of("pg_catalog.pg_stat_activity", "*.pg_stat_statements",
+                    "*.pg_stat_statements_info"),
+            SqlDialectFamily.MYSQL, Set.of("information_schema.processlist", "performance_schema.*", "sys.*"),
+            SqlDialectFamily.CLICKHOUSE, Set.of("system.processes", "system.query_log", "system.query_thread_log",
+                    "system.query_views_log"),
+            SqlDialectFamily.TRINO, Set.of("system.runtime.*"));
+    private static final Set<String> ACTIVITY_FUNCTIONS = Set.of("pg_stat_get_activity",
+            "pg_stat_get_backend_activity", "pg_stat_statements", "pg_stat_statements_info");
+
     final SqlDialectFamily family;
     final SqlLexer.Rules primary;
     final List<SqlLexer.Rules> alternates;
@@ -299,6 +313,36 @@ final class DialectProfile {
         String n = lower(table.name());
         return (family == SqlDialectFamily.DUCKDB || family == SqlDialectFamily.GENERIC)
                 && (n.startsWith("duckdb_") || n.startsWith("sqlite_") || n.startsWith("pragma_"));
+    }
+
+    /**
+     * True when a table (or, for {@code functionName}, a function) shows other sessions' statements; the generic
+     * family counts every family's.
+     */
+    boolean isActivity(TableName table) {
+        Set<String> patterns = family == SqlDialectFamily.GENERIC ? ACTIVITY_TABLES.values().stream()
+                .flatMap(Set::stream).collect(java.util.stream.Collectors.toSet())
+                : ACTIVITY_TABLES.getOrDefault(family, Set.of());
+        String name = lower(table.name());
+        String schema = table.schema() == null ? "" : lower(table.schema());
+        String catalog = table.catalog() == null ? "" : lower(table.catalog());
+        for (String p : patterns) {
+            String[] parts = p.split("\\.");
+            boolean hit = switch (parts.length) {
+                case 2 -> (parts[0].equals("*") || parts[0].equals(schema))
+                        && (parts[1].equals("*") || parts[1].equals(name));
+                default -> parts[0].equals(catalog) && parts[1].equals(schema)
+                        && (parts[2].equals("*") || parts[2].equals(name));
+            };
+            if (hit) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static boolean isActivityFunction(String name) {
+        return ACTIVITY_FUNCTIONS.contains(name);
     }
 
     private static boolean matches(String name, Set<String> exact, List<String> prefixes) {

@@ -25,11 +25,13 @@ public final class GuardOptions {
     private final boolean allowFileFunctions;
     private final Set<String> extraFunctions;
     private final List<GuardMask> masks;
+    private final boolean administrator;
 
     private GuardOptions(SqlDialectFamily dialect, boolean readOnly, Set<String> allowedTables,
             Set<String> allowedWriteOps, String defaultCatalog, String defaultSchema, boolean allowFileFunctions,
-            Set<String> extraFunctions, List<GuardMask> masks) {
+            Set<String> extraFunctions, List<GuardMask> masks, boolean administrator) {
         this.dialect = Objects.requireNonNull(dialect, "dialect");
+        this.administrator = administrator;
         this.readOnly = readOnly;
         this.defaultCatalog = blankToNull(defaultCatalog);
         this.defaultSchema = blankToNull(defaultSchema);
@@ -70,12 +72,12 @@ public final class GuardOptions {
 
     /** A read-only caller: only reads pass (the default for ad-hoc SQL and saved queries). */
     public static GuardOptions readOnly(SqlDialectFamily dialect) {
-        return new GuardOptions(dialect, true, null, null, null, null, false, Set.of(), List.of());
+        return new GuardOptions(dialect, true, null, null, null, null, false, Set.of(), List.of(), false);
     }
 
     /** A caller allowed to write (any write operation unless narrowed with {@link #withAllowedWriteOps}). */
     public static GuardOptions writer(SqlDialectFamily dialect) {
-        return new GuardOptions(dialect, false, null, null, null, null, false, Set.of(), List.of());
+        return new GuardOptions(dialect, false, null, null, null, null, false, Set.of(), List.of(), false);
     }
 
     /**
@@ -88,7 +90,8 @@ public final class GuardOptions {
      */
     public GuardOptions withAllowedTables(Collection<String> tables) {
         return new GuardOptions(dialect, readOnly, tables == null ? null : new LinkedHashSet<>(tables),
-                allowedWriteOps, defaultCatalog, defaultSchema, allowFileFunctions, extraFunctions, masks);
+                allowedWriteOps, defaultCatalog, defaultSchema, allowFileFunctions, extraFunctions, masks,
+                administrator);
     }
 
     /**
@@ -98,7 +101,7 @@ public final class GuardOptions {
      */
     public GuardOptions withAllowedWriteOps(Collection<String> ops) {
         return new GuardOptions(dialect, readOnly, allowedTables, ops == null ? null : new LinkedHashSet<>(ops),
-                defaultCatalog, defaultSchema, allowFileFunctions, extraFunctions, masks);
+                defaultCatalog, defaultSchema, allowFileFunctions, extraFunctions, masks, administrator);
     }
 
     /**
@@ -108,7 +111,7 @@ public final class GuardOptions {
      */
     public GuardOptions withDefaults(String catalog, String schema) {
         return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, catalog, schema,
-                allowFileFunctions, extraFunctions, masks);
+                allowFileFunctions, extraFunctions, masks, administrator);
     }
 
     /**
@@ -119,7 +122,7 @@ public final class GuardOptions {
      */
     public GuardOptions withFileFunctions(boolean allowed) {
         return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, defaultCatalog, defaultSchema,
-                allowed, extraFunctions, masks);
+                allowed, extraFunctions, masks, administrator);
     }
 
     /**
@@ -129,7 +132,8 @@ public final class GuardOptions {
      */
     public GuardOptions withExtraFunctions(Collection<String> functions) {
         return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, defaultCatalog, defaultSchema,
-                allowFileFunctions, functions == null ? Set.of() : new LinkedHashSet<>(functions), masks);
+                allowFileFunctions, functions == null ? Set.of() : new LinkedHashSet<>(functions), masks,
+                administrator);
     }
 
     /**
@@ -140,7 +144,7 @@ public final class GuardOptions {
      */
     public GuardOptions withMasks(List<GuardMask> masks) {
         return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, defaultCatalog, defaultSchema,
-                allowFileFunctions, extraFunctions, masks == null ? List.of() : masks);
+                allowFileFunctions, extraFunctions, masks == null ? List.of() : masks, administrator);
     }
 
     public SqlDialectFamily dialect() {
@@ -178,6 +182,21 @@ public final class GuardOptions {
         return allowFileFunctions;
     }
 
+    /**
+     * Marks the administrator key, who may read what other callers left visible on the shared database user:
+     * session variables, other sessions' statements (PostgreSQL {@code pg_stat_activity}, MySQL {@code
+     * PROCESSLIST}, ClickHouse {@code system.processes}, Trino {@code system.runtime.queries}). Every other key is
+     * refused them: all keys share one database user, so these show one key's SQL and values to another.
+     */
+    public GuardOptions withAdministrator(boolean administrator) {
+        return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, defaultCatalog, defaultSchema,
+                allowFileFunctions, extraFunctions, masks, administrator);
+    }
+
+    public boolean administrator() {
+        return administrator;
+    }
+
     /** The extra functions (lower case), empty when none. */
     public Set<String> extraFunctions() {
         return extraFunctions;
@@ -206,6 +225,6 @@ public final class GuardOptions {
                 + ", defaults=" + defaultCatalog + "." + defaultSchema
                 + (allowFileFunctions ? ", file functions" : "")
                 + (extraFunctions.isEmpty() ? "" : ", functions+=" + extraFunctions)
-                + (masks.isEmpty() ? "" : ", masks=" + masks) + "]";
+                + (masks.isEmpty() ? "" : ", masks=" + masks) + (administrator ? ", administrator" : "") + "]";
     }
 }

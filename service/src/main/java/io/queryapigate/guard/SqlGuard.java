@@ -216,7 +216,7 @@ public final class SqlGuard {
             }
         }
         if (statement == null) {
-            return unparsed(lex.code(), options, parseProblem);
+            return unparsed(lex.code(), options, parseProblem, profile);
         }
         Names names = new Names(options, lex.identifiers());
         try {
@@ -555,6 +555,37 @@ public final class SqlGuard {
             throw sessionRefusal(o, "Temporary tables would outlive this call in the pooled session; they are not "
                     + "allowed on this connection.");
         }
+        if (!o.administrator()) {
+            otherCallers(f, o, profile);
+        }
+    }
+
+    /**
+     * What shows one key another key's traces, through the database user they all share: session variables an
+     * earlier call on the pooled connection may have left, and other sessions' statements.
+     */
+    private static void otherCallers(AstSweep.Findings f, GuardOptions o, DialectProfile profile) {
+        if (f.variableReads) {
+            throw sessionRefusal(o, "Session and system variables may hold what an earlier call on the pooled "
+                    + "connection left; reading them is not allowed.");
+        }
+        for (TableName t : f.reads) {
+            if (profile.isActivity(t)) {
+                throw GuardException.tableNotAllowed("This key may not read " + t + ": it shows other callers' "
+                        + "statements.");
+            }
+        }
+        for (String shown : f.shown) {
+            if (shown.contains("processlist")) {
+                throw sessionRefusal(o, "SHOW PROCESSLIST shows other callers' statements; it is not allowed.");
+            }
+        }
+        for (AstSweep.Call call : f.calls) {
+            if (DialectProfile.isActivityFunction(call.name())) {
+                throw GuardException.tableNotAllowed("This key may not call " + call.name() + "(): it shows other "
+                        + "callers' statements.");
+            }
+        }
     }
 
     private static GuardException sessionRefusal(GuardOptions o, String message) {
@@ -646,7 +677,7 @@ public final class SqlGuard {
     // ------------------------------------------------------------------------------------------------ unparsed
 
     /** A statement the parser cannot read: judged on its leading keyword, and admitted only where that is enough. */
-    private static GuardResult unparsed(String code, GuardOptions o, String problem) {
+    private static GuardResult unparsed(String code, GuardOptions o, String problem, DialectProfile profile) {
         String why = problem == null ? "the parser could not read it" : problem;
         String first = firstWord(code, 0);
         String keyword = first;
@@ -673,6 +704,7 @@ public final class SqlGuard {
             }
             if (kw == Kw.METADATA && !o.restricted() && !mentionsNonReadWord(code)
                     && code.indexOf('(') < 0) {
+                unparsedReach(code, o, profile);
                 return unparsedResult(StatementKind.READ, null);
             }
             throw GuardException.notParseable("The SQL could not be parsed, so it cannot be checked: " + why + ".");
@@ -685,7 +717,56 @@ public final class SqlGuard {
             throw GuardException.writeOpNotAllowed("Session and transaction control (" + keyword + ") is not "
                     + "allowed: the gateway runs each call in its own session state.");
         }
+        unparsedReach(code, o, profile);
         return unparsedResult(kind, kind == StatementKind.READ ? null : op);
+    }
+
+    /**
+     * For a statement admitted on its leading keyword, what the words still show: a call of a function that leaves
+     * session state or runs SQL text; for keys other than the administrator's, variables (MySQL {@code @x}), {@code
+     * PREVIOUS VALUE FOR} and process lists, which show what other callers left or run.
+     */
+    private static void unparsedReach(String code, GuardOptions o, DialectProfile profile) {
+        int n = code.length();
+        int i = 0;
+        String previous = null;
+        String beforePrevious = null;
+        while (i < n) {
+            char c = code.charAt(i);
+            if (!SqlLexer.isIdentStart(c)) {
+                if (c == '@' && !o.administrator() && (profile.family == SqlDialectFamily.MYSQL
+                        || profile.family == SqlDialectFamily.GENERIC)) {
+                    throw sessionRefusal(o, "Session and system variables may hold what an earlier call on the "
+                            + "pooled connection left; reading them is not allowed.");
+                }
+                i++;
+                continue;
+            }
+            int end = i + 1;
+            while (end < n && SqlLexer.isIdentPart(code.charAt(end))) {
+                end++;
+            }
+            String w = code.substring(i, end).toLowerCase(Locale.ROOT);
+            int next = end;
+            while (next < n && Character.isWhitespace(code.charAt(next))) {
+                next++;
+            }
+            if (next < n && code.charAt(next) == '(') {
+                Set<FunctionClass> classes = profile.classify(w);
+                if (classes.contains(FunctionClass.SESSION) || classes.contains(FunctionClass.DYNAMIC)) {
+                    throw sessionRefusal(o, "The function " + w + "() changes or reads session state, or runs SQL "
+                            + "given as text; it is not allowed.");
+                }
+            }
+            if (!o.administrator() && (w.equals("processlist") || DialectProfile.isActivityFunction(w)
+                    || w.equals("for") && "value".equals(previous) && "previous".equals(beforePrevious))) {
+                throw sessionRefusal(o, "The statement reads what other callers left or run (" + w + "); it is not "
+                        + "allowed.");
+            }
+            beforePrevious = previous;
+            previous = w;
+            i = end;
+        }
     }
 
     private static GuardResult unparsedResult(StatementKind kind, String op) {

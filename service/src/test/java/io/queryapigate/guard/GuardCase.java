@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
  *   <li>caller: {@code ro} or {@code rw}, then optional {@code t=a,b} (allowed tables; {@code t=} for none),
  *       {@code ops=insert,update} (allowed write operations), {@code files} (file functions allowed), {@code
  *       fn=a,s.b} (functions the operator allows beyond the catalogue), {@code mask=table.col,...} (masked
- *       columns);</li>
+ *       columns), {@code admin} (the administrator key);</li>
  *   <li>expectation: a refusal code ({@code read_only}, {@code multiple_statements}, ...) or {@code ok} /
  *       {@code ok:<kind>}, optionally followed by {@code r=} (tables read), {@code w=} (tables written),
  *       {@code ops=} (write operations) and {@code tf=} (table functions), each a comma-separated exact set;</li>
@@ -86,6 +86,8 @@ record GuardCase(String section, int line, String dialectName, String caller, St
                 o = o.withAllowedWriteOps(list(w.substring(4)));
             } else if (w.equals("files")) {
                 o = o.withFileFunctions(true);
+            } else if (w.equals("admin")) {
+                o = o.withAdministrator(true);
             } else if (w.startsWith("fn=")) {
                 o = o.withExtraFunctions(list(w.substring(3)));
             } else if (w.startsWith("mask=")) {

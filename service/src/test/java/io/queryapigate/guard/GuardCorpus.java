@@ -802,6 +802,26 @@ final class GuardCorpus {
             duckdb | ro | read_only | SELECT setseed(0.42)
             duckdb | rw | write_op_not_allowed | CREATE TEMP TABLE x (a int)
             duckdb | rw | write_op_not_allowed | SELECT set_variable('x', 1)
+            mysql  | ro | read_only | SELECT @x
+            mysql  | ro | read_only | SELECT @@rand_seed1
+            mysql  | rw | write_op_not_allowed | INSERT INTO t (a) VALUES (@x)
+            mysql  | ro admin | ok:read | SELECT @x, @@session.sql_mode
+            mysql  | ro | read_only | SELECT FOUND_ROWS()
+            mysql  | rw | write_op_not_allowed | SELECT PREVIOUS VALUE FOR s
+            mysql  | ro | read_only | SHOW PROCESSLIST
+            mysql  | ro | read_only | SHOW FULL PROCESSLIST
+            mysql  | ro admin | ok:read | SHOW FULL PROCESSLIST
+            mysql  | ro | table_not_allowed | SELECT info FROM information_schema.PROCESSLIST
+            mysql  | ro | table_not_allowed | SELECT * FROM performance_schema.events_statements_history
+            mysql  | ro admin | ok:read r=information_schema.processlist | SELECT info FROM information_schema.PROCESSLIST
+            pg     | ro | table_not_allowed | SELECT query FROM pg_stat_activity
+            pg     | ro | table_not_allowed | SELECT query FROM pg_catalog.pg_stat_activity
+            pg     | ro | table_not_allowed | SELECT query FROM public.pg_stat_statements
+            pg     | ro | table_not_allowed | SELECT * FROM pg_stat_get_activity(NULL)
+            pg     | ro admin | ok:read r=pg_catalog.pg_stat_activity | SELECT query FROM pg_stat_activity
+            clickhouse | ro | table_not_allowed | SELECT query FROM system.processes
+            clickhouse | ro | table_not_allowed | SELECT query FROM system.query_log
+            trino  | ro | table_not_allowed | SELECT query FROM system.runtime.queries
             """;
 
     // issue 12, class 3: where servers of one family read a text differently, the guard refuses it rather than pick
