@@ -366,17 +366,7 @@ class MariaDbSessionSafetyTest {
     void cancellingFromAnotherThreadStopsTheStatementAndClosesItsConnection() throws Exception {
         long id = connectionId();
         RecordingSink sink = new RecordingSink();
-        Thread canceller = Thread.ofPlatform().daemon().start(() -> {
-            try {
-                while (sink.cancelCallback() == null) {
-                    Thread.sleep(5);
-                }
-                Thread.sleep(200);
-                sink.cancel();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        Thread canceller = sink.cancelAfter(java.time.Duration.ofMillis(200));
         long start = System.nanoTime();
         DialectException e = catchThrowableOfType(DialectException.class,
                 () -> dialect.execute(read("SELECT SLEEP(10)"), sink));

@@ -295,17 +295,7 @@ class PostgresSessionFingerprintTest {
             case TIMES_OUT -> assertThat(failure(d, request).error()).isEqualTo(DialectError.TIMEOUT);
             case CANCELLED -> {
                 RecordingSink sink = new RecordingSink();
-                Thread canceller = Thread.ofPlatform().daemon().start(() -> {
-                    try {
-                        while (sink.cancelCallback() == null) {
-                            Thread.sleep(5);
-                        }
-                        Thread.sleep(300);
-                        sink.cancel();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                });
+                Thread canceller = sink.cancelAfter(java.time.Duration.ofMillis(300));
                 DialectException e = catchThrowableOfType(DialectException.class, () -> d.execute(request, sink));
                 canceller.join(10_000);
                 assertThat(e).as("cancelled").isNotNull();

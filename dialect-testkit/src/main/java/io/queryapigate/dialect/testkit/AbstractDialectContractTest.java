@@ -435,18 +435,7 @@ public abstract class AbstractDialectContractTest {
         }
 
         RecordingSink sink = new RecordingSink();
-        Thread canceller = Thread.ofPlatform().daemon().start(() -> {
-            try {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (sink.cancelCallback() == null && System.nanoTime() < deadline) {
-                    Thread.sleep(10);
-                }
-                Thread.sleep(200);
-                sink.cancel();
-            } catch (InterruptedException ignored) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        Thread canceller = sink.cancelAfter(java.time.Duration.ofMillis(200));
         long start = System.nanoTime();
         DialectException e = catchThrowableOfType(DialectException.class, () -> dialect.execute(read(slowQuery()), sink));
         long elapsedMillis = (System.nanoTime() - start) / 1_000_000;

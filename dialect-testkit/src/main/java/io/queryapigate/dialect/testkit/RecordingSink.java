@@ -56,6 +56,28 @@ public final class RecordingSink implements RowSink {
         return rows.size() < stopAfter;
     }
 
+    /**
+     * Cancels the call this sink receives from another thread: waits (up to 10 s) until the dialect hands over its
+     * cancel callback, then {@code delay} more, then cancels.
+     *
+     * @param delay how long the call runs before it is cancelled
+     * @return the cancelling thread, to join after the call returns
+     */
+    public Thread cancelAfter(java.time.Duration delay) {
+        return Thread.ofPlatform().daemon().start(() -> {
+            try {
+                long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+                while (cancelCallback() == null && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                Thread.sleep(delay.toMillis());
+                cancel();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
     @Override
     public void onCancellable(Runnable cancel) {
         this.cancel.set(cancel);
