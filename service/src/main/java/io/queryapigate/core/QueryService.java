@@ -170,13 +170,8 @@ public final class QueryService {
             throw e;
         } catch (DialectException e) {
             RuntimeException failed = failure(caller, requestId, e, true);
-            if (failed instanceof ApiException refusal) {
-                record(name, caller, requestId, queryId, version, null, connectionName, refusal.status(), 0, 0,
-                        refusal.code(), start);
-            } else {
-                record(name, caller, requestId, queryId, version, null, connectionName, statusOf(e), 0, 0,
-                        e.error().name().toLowerCase(java.util.Locale.ROOT), start);
-            }
+            record(name, caller, requestId, queryId, version, null, connectionName, statusOf(failed), 0, 0,
+                    codeOf(failed), start);
             throw failed;
         }
     }
@@ -221,13 +216,8 @@ public final class QueryService {
             throw e;
         } catch (DialectException e) {
             RuntimeException failed = failure(caller, requestId, e, false);
-            if (failed instanceof ApiException refusal) {
-                record(null, caller, requestId, null, null, sqlHash, connectionName, refusal.status(), 0, 0,
-                        refusal.code(), start);
-            } else {
-                record(null, caller, requestId, null, null, sqlHash, connectionName, statusOf(e), 0, 0,
-                        e.error().name().toLowerCase(java.util.Locale.ROOT), start);
-            }
+            record(null, caller, requestId, null, null, sqlHash, connectionName, statusOf(failed), 0, 0,
+                    codeOf(failed), start);
             throw failed;
         }
     }
@@ -500,6 +490,15 @@ public final class QueryService {
         }
         events.record(new EventRow(clock.millis(), requestId, caller.keyId(), queryId, version, sqlHash, connection,
                 status, rows, micros, bytes, errorCode));
+    }
+
+    private static int statusOf(RuntimeException failed) {
+        return failed instanceof ApiException refusal ? refusal.status() : statusOf((DialectException) failed);
+    }
+
+    private static String codeOf(RuntimeException failed) {
+        return failed instanceof ApiException refusal ? refusal.code()
+                : ((DialectException) failed).error().name().toLowerCase(java.util.Locale.ROOT);
     }
 
     static int statusOf(DialectException e) {
