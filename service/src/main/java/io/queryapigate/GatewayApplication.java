@@ -23,12 +23,12 @@ import io.queryapigate.cli.DialectsCommand;
 import io.queryapigate.cli.GatewayCheckCommand;
 import io.queryapigate.cli.MigrateStoreCommand;
 import io.queryapigate.config.SeedQuery;
-import io.queryapigate.core.EventLog;
-import io.queryapigate.core.Guarding;
-import io.queryapigate.core.Masking;
-import io.queryapigate.core.MetadataCache;
-import io.queryapigate.core.QueryService;
-import io.queryapigate.core.SavedQueries;
+import io.queryapigate.events.EventLog;
+import io.queryapigate.guard.Guarding;
+import io.queryapigate.guard.Masking;
+import io.queryapigate.store.MetadataCache;
+import io.queryapigate.call.QueryService;
+import io.queryapigate.queries.SavedQueries;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.dialect.DialectHealthCheck;
 import io.queryapigate.dialect.DialectRegistry;
@@ -205,7 +205,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 .setRealm("queryapigate")
                 .buildAuthFilter()
                 .withClientAddress(clientAddress)
-                .withLimits(limits)));
+                .withKeyCheck(limits::checkKey)));
         jersey.register(limits.new AddressFilter());
         jersey.register(new AuthValueFactoryProvider.Binder<>(Caller.class));
         jersey.register(new HealthResource(version(), clock));

@@ -13,7 +13,7 @@ import io.queryapigate.config.RedisConfig;
 import io.queryapigate.config.SecurityConfig;
 import io.queryapigate.config.SeedQuery;
 import io.queryapigate.config.StoreConfig;
-import io.queryapigate.output.format.FormatsConfig;
+import io.queryapigate.config.FormatsConfig;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;

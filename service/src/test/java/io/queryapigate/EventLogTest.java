@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.testing.DropwizardTestSupport;
-import io.queryapigate.core.EventLog;
+import io.queryapigate.events.EventLog;
 import io.queryapigate.store.EventRow;
 import io.queryapigate.store.Store;
 import io.queryapigate.testing.Http;

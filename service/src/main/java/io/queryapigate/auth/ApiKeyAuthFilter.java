@@ -20,13 +20,13 @@ public final class ApiKeyAuthFilter extends AuthFilter<String, Caller> {
     @Context
     private HttpServletRequest servletRequest;
     private ClientAddress clientAddress = new ClientAddress(List.of());
-    private io.queryapigate.limits.Limits limits;
+    private CallerCheck keyCheck;
 
     private ApiKeyAuthFilter() {}
 
-    /** The per-key rate limits and quotas, checked once the key is known. */
-    public ApiKeyAuthFilter withLimits(io.queryapigate.limits.Limits keyLimits) {
-        this.limits = keyLimits;
+    /** What is checked once the key is known (the per-key rate limits and quotas). */
+    public ApiKeyAuthFilter withKeyCheck(CallerCheck check) {
+        this.keyCheck = check;
         return this;
     }
 
@@ -53,8 +53,8 @@ public final class ApiKeyAuthFilter extends AuthFilter<String, Caller> {
         if (!caller.admin() && allowedIps != null && !fromAllowedAddress(allowedIps)) {
             throw ApiException.unauthorized();
         }
-        if (limits != null) {
-            limits.checkKey(caller, request);
+        if (keyCheck != null) {
+            keyCheck.check(caller, request);
         }
     }
 

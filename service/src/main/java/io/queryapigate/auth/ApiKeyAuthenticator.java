@@ -2,7 +2,7 @@ package io.queryapigate.auth;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.auth.Authenticator;
-import io.queryapigate.core.MetadataCache;
+import io.queryapigate.store.MetadataCache;
 import io.queryapigate.store.ApiKeyRow;
 import java.io.IOException;
 import java.security.MessageDigest;

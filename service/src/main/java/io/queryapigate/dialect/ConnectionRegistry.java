@@ -6,7 +6,7 @@ import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectFactory;
 import io.queryapigate.dialect.spi.TableNamespace;
-import io.queryapigate.guard.SqlDialectFamily;
+import io.queryapigate.sql.SqlDialectFamily;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;

@@ -1,5 +1,6 @@
 package io.queryapigate.guard;
 
+import io.queryapigate.sql.SqlDialectFamily;
 import io.queryapigate.guard.DialectProfile.FunctionClass;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;

@@ -1,5 +1,7 @@
 package io.queryapigate.guard;
 
+import io.queryapigate.sql.SqlLexer;
+import io.queryapigate.sql.SqlDialectFamily;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashSet;

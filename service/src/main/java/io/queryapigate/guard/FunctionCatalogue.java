@@ -1,5 +1,6 @@
 package io.queryapigate.guard;
 
+import io.queryapigate.sql.SqlDialectFamily;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

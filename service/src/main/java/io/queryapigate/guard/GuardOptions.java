@@ -1,5 +1,6 @@
 package io.queryapigate.guard;
 
+import io.queryapigate.sql.SqlDialectFamily;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;

@@ -1,5 +1,6 @@
 package io.queryapigate.guard;
 
+import io.queryapigate.sql.SqlLexer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

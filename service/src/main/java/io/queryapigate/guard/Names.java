@@ -1,5 +1,7 @@
 package io.queryapigate.guard;
 
+import io.queryapigate.sql.SqlLexer;
+
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

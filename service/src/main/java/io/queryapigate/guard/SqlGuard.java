@@ -1,5 +1,7 @@
 package io.queryapigate.guard;
 
+import io.queryapigate.sql.SqlLexer;
+import io.queryapigate.sql.SqlDialectFamily;
 import io.queryapigate.guard.DialectProfile.FunctionClass;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.queryapigate.guard;
 
+import io.queryapigate.sql.SqlDialectFamily;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

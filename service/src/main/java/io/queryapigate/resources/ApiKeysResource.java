@@ -11,7 +11,7 @@ import io.queryapigate.auth.Grants;
 import io.queryapigate.auth.IpRange;
 import io.queryapigate.auth.MaskRule;
 import io.queryapigate.auth.KeyHasher;
-import io.queryapigate.core.MetadataCache;
+import io.queryapigate.store.MetadataCache;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.limits.Rate;
 import io.queryapigate.errors.ApiException;

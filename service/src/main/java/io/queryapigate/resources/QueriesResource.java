@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
-import io.queryapigate.core.SavedQueries;
+import io.queryapigate.queries.SavedQueries;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.store.HistoryDao;
 import io.queryapigate.store.QueryVersionRow;

@@ -1,5 +1,7 @@
 package io.queryapigate.guard;
 
+import io.queryapigate.sql.SqlLexer;
+import io.queryapigate.sql.SqlDialectFamily;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;

@@ -1,5 +1,6 @@
 package io.queryapigate.guard;
 
+import io.queryapigate.sql.SqlDialectFamily;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,0 +1,27 @@
+package io.queryapigate.call;
+
+import io.queryapigate.errors.ApiException;
+import java.math.BigDecimal;
+import java.time.Duration;
+
+/** A request's {@code timeout} (seconds) may lower the connection's limit, never raise it. */
+public final class Timeouts {
+    private Timeouts() {}
+
+    public static Duration effective(Duration limit, String requested) {
+        if (requested == null || requested.isBlank()) {
+            return limit;
+        }
+        BigDecimal seconds;
+        try {
+            seconds = new BigDecimal(requested.strip());
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("invalid_timeout", "timeout must be a positive number of seconds.");
+        }
+        if (seconds.signum() <= 0 || seconds.compareTo(BigDecimal.valueOf(86_400)) > 0) {
+            throw ApiException.badRequest("invalid_timeout", "timeout must be a positive number of seconds.");
+        }
+        long millis = Math.max(1, seconds.movePointRight(3).longValue());
+        return Duration.ofMillis(Math.min(millis, limit.toMillis()));
+    }
+}

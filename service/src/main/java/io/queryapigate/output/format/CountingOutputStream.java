@@ -1,0 +1,30 @@
+package io.queryapigate.output.format;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+
+/** Counts the bytes written through it (for the event log's bytes of a streamed response). */
+public final class CountingOutputStream extends FilterOutputStream {
+    private long count;
+
+    public CountingOutputStream(OutputStream out) {
+        super(out);
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+        out.write(b);
+        count++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+        count += len;
+    }
+
+    public long count() {
+        return count;
+    }
+}

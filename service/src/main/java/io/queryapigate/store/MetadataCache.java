@@ -1,0 +1,97 @@
+package io.queryapigate.store;
+
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.MetricRegistry;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.queryapigate.store.ApiKeyRow;
+import io.queryapigate.store.QueryVersionRow;
+import io.queryapigate.store.SavedQueryRow;
+import io.queryapigate.store.Store;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * What the hot path reads from the store, kept for a TTL: keys by hash (unknown hashes too, so wrong keys cannot
+ * hammer the store), saved queries by name (their published version), and query versions (immutable, so kept
+ * until evicted by size). A TTL of zero reads the store on every call. Changes made through this instance
+ * invalidate the affected entries at once; other instances see them within the TTL.
+ */
+public final class MetadataCache {
+    private final Store store;
+    private final boolean enabled;
+    private final Cache<String, Optional<Object>> keys;
+    private final Cache<String, Optional<SavedQueryRow>> queries;
+    private final Cache<Long, Object> versions;
+    private final Counter storeReads;
+
+    public MetadataCache(Store store, Duration ttl, int maxEntries, MetricRegistry metrics) {
+        this.store = store;
+        this.enabled = !ttl.isZero() && !ttl.isNegative();
+        this.keys = Caffeine.newBuilder().expireAfterWrite(enabled ? ttl : Duration.ofNanos(1))
+                .maximumSize(maxEntries).build();
+        this.queries = Caffeine.newBuilder().expireAfterWrite(enabled ? ttl : Duration.ofNanos(1))
+                .maximumSize(maxEntries).build();
+        this.versions = Caffeine.newBuilder().maximumSize(Math.max(100, maxEntries / 10)).build();
+        this.storeReads = metrics.counter("store.reads");
+    }
+
+    /**
+     * The key with this hash, with what the caller derives from its row (parsed grants), computed once per load.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> Optional<T> keyByHash(String hash, Function<ApiKeyRow, T> derive) {
+        return (Optional<T>) get(keys, hash, h -> store.keys().findByHash(h).map(derive));
+    }
+
+    public Optional<SavedQueryRow> queryByName(String name) {
+        return get(queries, name, n -> store.queries().findByName(n));
+    }
+
+    /**
+     * A query version with whatever the caller derives from it (parsed SQL, rules), computed once per version.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> Optional<T> version(long queryId, int version, Function<QueryVersionRow, T> derive) {
+        long id = queryId << 20 | version;
+        Object cached = enabled ? versions.getIfPresent(id) : null;
+        if (cached != null) {
+            return Optional.of((T) cached);
+        }
+        storeReads.inc();
+        Optional<QueryVersionRow> row = store.queries().findVersion(queryId, version);
+        if (row.isEmpty()) {
+            return Optional.empty();
+        }
+        T derived = derive.apply(row.get());
+        if (enabled) {
+            versions.put(id, derived);
+        }
+        return Optional.of(derived);
+    }
+
+    public void invalidateKey(String hash) {
+        keys.invalidate(hash);
+    }
+
+    public void invalidateQuery(String name) {
+        queries.invalidate(name);
+    }
+
+    /** Store reads made so far through this cache (also the {@code store.reads} metric). */
+    public long storeReads() {
+        return storeReads.getCount();
+    }
+
+    private <K, V> Optional<V> get(Cache<K, Optional<V>> cache, K key, Function<K, Optional<V>> load) {
+        if (!enabled) {
+            storeReads.inc();
+            return load.apply(key);
+        }
+        return cache.get(key, k -> {
+            storeReads.inc();
+            return load.apply(k);
+        });
+    }
+}
