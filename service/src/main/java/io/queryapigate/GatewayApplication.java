@@ -28,6 +28,11 @@ import io.queryapigate.guard.Guarding;
 import io.queryapigate.guard.Masking;
 import io.queryapigate.store.MetadataCache;
 import io.queryapigate.call.QueryService;
+import io.queryapigate.config.FormatsConfig;
+import io.queryapigate.call.SavedQueryResolver;
+import io.queryapigate.call.CallRecorder;
+import io.queryapigate.call.CallLimits;
+import io.queryapigate.call.CallAuthorizer;
 import io.queryapigate.queries.SavedQueries;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.dialect.DialectHealthCheck;
@@ -173,9 +178,13 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         }
         ClientAddress clientAddress = new ClientAddress(proxies);
         Limits limits = new Limits(limiter, perAddress, clientAddress, environment.metrics());
-        QueryService queryService = new QueryService(cache, guarding,
-                new Masking(config.getSecurity().getMaskingKey()), responses, connections, events, mapper, clock,
-                config.getLimits().getMaxRows(), maxSql, environment.metrics(), config.getOutput());
+        FormatsConfig output = config.getOutput();
+        CallLimits callLimits = new CallLimits(config.getLimits().getMaxRows(), maxSql, output.getStreamMaxRows(),
+                output.paging(), output.writerOptions());
+        QueryService queryService = new QueryService(new SavedQueryResolver(cache, connections, guarding, mapper),
+                new CallAuthorizer(), guarding, new Masking(config.getSecurity().getMaskingKey()), responses,
+                connections, new CallRecorder(events, environment.metrics(), clock), callLimits,
+                environment.metrics(), clock);
         SavedQueries savedQueries = new SavedQueries(store, cache, guarding, connections, mapper, clock, maxSql);
         seed(config, savedQueries);
 
@@ -209,8 +218,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(limits.new AddressFilter());
         jersey.register(new AuthValueFactoryProvider.Binder<>(Caller.class));
         jersey.register(new HealthResource(version(), clock));
-        jersey.register(new QueryResource(queryService));
-        jersey.register(new ExecuteSqlResource(queryService));
+        jersey.register(new QueryResource(queryService, callLimits.paging()));
+        jersey.register(new ExecuteSqlResource(queryService, callLimits.paging()));
         jersey.register(new QueriesResource(savedQueries, store.history()));
         jersey.register(new ApiKeysResource(store.keys(), cache, connections, mapper, clock,
                 config.getSecurity().getMaskingKey() != null && !config.getSecurity().getMaskingKey().isBlank()));

@@ -1,5 +1,6 @@
 package io.queryapigate.errors;
 
+import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.http.RequestIds;
 import jakarta.servlet.http.HttpServletRequest;
@@ -24,29 +25,15 @@ public class DialectExceptionMapper implements ExceptionMapper<DialectException>
     @Override
     public Response toResponse(DialectException e) {
         String requestId = request == null ? "" : RequestIds.of(request);
-        return switch (e.error()) {
-            case SYNTAX -> ErrorResponses.of(request, 400, "query_invalid",
-                    "The database refused the query: " + e.getMessage(), null);
-            case NOT_READ_ONLY -> ErrorResponses.of(request, 403, "read_only",
-                    "The database refused a change in a read-only call.", null);
-            case PERMISSION_DENIED -> ErrorResponses.of(request, 403, "database_permission_denied",
-                    "The gateway's database user lacks a privilege this query needs.", null);
-            case TIMEOUT -> ErrorResponses.of(request, 504, "timeout",
-                    "The query exceeded its time limit and was stopped.", null);
-            case CANCELLED -> ErrorResponses.of(request, 503, "cancelled",
-                    "The query was cancelled.", null);
-            case ROW_LIMIT -> ErrorResponses.of(request, 413, "row_limit",
-                    "The result exceeded the row limit.", null);
-            case UNAVAILABLE -> {
-                LOG.warn("request {}: database unavailable: {}", requestId, e.getMessage());
-                yield ErrorResponses.of(request, 503, "unavailable",
-                        "The database is unavailable; try again later.", null);
-            }
-            case INTERNAL -> {
-                LOG.error("request {}: database call failed", requestId, e);
-                yield ErrorResponses.of(request, 500, "query_failed",
-                        "The query failed; the server log has details under this request id.", null);
-            }
-        };
+        DialectErrors.Answer answer = DialectErrors.of(e.error());
+        switch (e.error()) {
+            case UNAVAILABLE -> LOG.warn("request {}: database unavailable: {}", requestId, e.getMessage());
+            case INTERNAL -> LOG.error("request {}: database call failed", requestId, e);
+            default -> { }
+        }
+        // only a refusal of the caller's own SQL shows the database's words (withheld for restricted keys)
+        String message = e.error() == DialectError.SYNTAX
+                ? answer.message() + ": " + e.getMessage() : answer.message();
+        return ErrorResponses.of(request, answer.status(), answer.code(), message, null);
     }
 }

@@ -10,7 +10,6 @@ import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.RowSink;
 import io.queryapigate.errors.ApiException;
-import io.queryapigate.output.format.JsonColumns;
 import io.queryapigate.guard.GuardException;
 import io.queryapigate.guard.GuardResult;
 import io.queryapigate.guard.MaskPlan;
@@ -162,11 +161,11 @@ public final class Masking {
     }
 
     /**
-     * Wraps a sink so masked columns are replaced before any format sees them (and JSON-typed columns arrive as
-     * nested values, see {@link JsonColumns}).
+     * Wraps a sink so masked columns are replaced before any format sees them; a result whose column count is not
+     * the plan's is refused.
      */
     public RowSink apply(Plan plan, RowSink target) {
-        RowSink delegate = JsonColumns.wrap(target);
+        RowSink delegate = target;
         if (plan.isEmpty()) {
             return delegate;
         }

@@ -3,10 +3,12 @@ package io.queryapigate.resources;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.call.CallRequest;
 import io.queryapigate.call.CallResult;
 import io.queryapigate.call.OutputRequest;
 import io.queryapigate.call.QueryService;
 import io.queryapigate.http.RequestIds;
+import io.queryapigate.paging.Paging;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -26,9 +28,11 @@ public class ExecuteSqlResource {
             "page_size", "stream");
 
     private final QueryService queries;
+    private final Paging paging;
 
-    public ExecuteSqlResource(QueryService queries) {
+    public ExecuteSqlResource(QueryService queries, Paging paging) {
         this.queries = queries;
+        this.paging = paging;
     }
 
     @POST
@@ -37,10 +41,10 @@ public class ExecuteSqlResource {
             JsonNode bodyNode) {
         Body body = Body.of(bodyNode, true, FIELDS);
         String timeout = body.numberText("timeout") != null ? body.numberText("timeout")
-                : QueryResource.first(uri.getQueryParameters(), "timeout");
-        OutputRequest out = QueryResource.output(body, uri.getQueryParameters(), request, "result", queries);
-        CallResult result = queries.runAdHoc(caller, body.text("sql"), body.object("params"),
-                body.text("connection_name"), timeout, RequestIds.of(request), out);
-        return QueryResource.ok(result);
+                : Calls.first(uri.getQueryParameters(), "timeout");
+        OutputRequest out = Calls.output(body, uri.getQueryParameters(), request, "result", paging);
+        CallResult result = queries.run(CallRequest.adHoc(caller, RequestIds.of(request), body.text("sql"),
+                body.object("params"), body.text("connection_name"), timeout, out));
+        return Calls.respond(result, null);
     }
 }

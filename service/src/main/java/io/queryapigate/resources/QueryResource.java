@@ -1,12 +1,16 @@
 package io.queryapigate.resources;
 
+import static io.queryapigate.resources.Calls.first;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.call.CallRequest;
 import io.queryapigate.call.CallResult;
 import io.queryapigate.call.OutputRequest;
 import io.queryapigate.call.QueryService;
 import io.queryapigate.http.RequestIds;
+import io.queryapigate.paging.Paging;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -18,7 +22,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.StreamingOutput;
 import jakarta.ws.rs.core.UriInfo;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,9 +39,11 @@ public class QueryResource {
             "format", "page", "page_size", "stream");
 
     private final QueryService queries;
+    private final Paging paging;
 
-    public QueryResource(QueryService queries) {
+    public QueryResource(QueryService queries, Paging paging) {
         this.queries = queries;
+        this.paging = paging;
     }
 
     @GET
@@ -46,10 +51,11 @@ public class QueryResource {
             @Context HttpServletRequest request) {
         MultivaluedMap<String, String> args = uri.getQueryParameters();
         OutputRequest out = OutputRequest.parse(first(args, "format"), request.getHeader("Accept"),
-                first(args, "page"), first(args, "page_size"), first(args, "stream"), name, queries.paging());
-        CallResult result = queries.runSaved(caller, name, first(args, "version"), textParams(args), null,
-                first(args, "connection_name"), first(args, "timeout"), RequestIds.of(request), out);
-        return ok(result, request.getHeader("If-None-Match"));
+                first(args, "page"), first(args, "page_size"), first(args, "stream"), name, paging);
+        CallResult result = queries.run(CallRequest.savedQuery(caller, RequestIds.of(request), name,
+                first(args, "version"), textParams(args), null, first(args, "connection_name"),
+                first(args, "timeout"), out));
+        return Calls.respond(result, request.getHeader("If-None-Match"));
     }
 
     @POST
@@ -62,63 +68,10 @@ public class QueryResource {
         String connection = body.text("connection_name") != null ? body.text("connection_name")
                 : first(args, "connection_name");
         String timeout = body.numberText("timeout") != null ? body.numberText("timeout") : first(args, "timeout");
-        OutputRequest out = output(body, args, request, name, queries);
-        CallResult result = queries.runSaved(caller, name, version, textParams(args), body.object("params"),
-                connection, timeout, RequestIds.of(request), out);
-        return ok(result, request.getHeader("If-None-Match"));
-    }
-
-    static Response ok(CallResult result) {
-        return ok(result, null);
-    }
-
-    /** The output request of a POST: body fields win over query-string arguments. */
-    static OutputRequest output(Body body, MultivaluedMap<String, String> args, HttpServletRequest request,
-            String baseName, QueryService queries) {
-        String format = body.text("format") != null ? body.text("format") : first(args, "format");
-        String page = body.numberText("page") != null ? body.numberText("page") : first(args, "page");
-        String pageSize = body.numberText("page_size") != null ? body.numberText("page_size")
-                : first(args, "page_size");
-        String stream = body.get("stream") != null ? body.get("stream").asText() : first(args, "stream");
-        return OutputRequest.parse(format, request.getHeader("Accept"), page, pageSize, stream, baseName,
-                queries.paging());
-    }
-
-    static Response ok(CallResult result, String ifNoneMatch) {
-        Response.ResponseBuilder r;
-        if (result.stream() != null) {
-            StreamingOutput body = result.stream()::writeTo;
-            r = Response.ok(body, result.contentType());
-        } else if (result.etag() != null && ifNoneMatch != null && matches(ifNoneMatch, result.etag())) {
-            r = Response.notModified();
-        } else {
-            r = Response.ok(result.body(), result.contentType());
-        }
-        if (result.contentDisposition() != null) {
-            r.header("Content-Disposition", result.contentDisposition());
-        }
-        result.headers().forEach(r::header);
-        if (result.cache() != null) {
-            r.header("X-Cache", result.cache());
-            r.header("ETag", result.etag());
-            r.header("Cache-Control", "max-age=" + result.maxAge());
-        }
-        return r.build();
-    }
-
-    private static boolean matches(String ifNoneMatch, String etag) {
-        for (String candidate : ifNoneMatch.split(",")) {
-            String c = candidate.strip();
-            if (c.equals("*") || c.equals(etag) || c.equals("W/" + etag)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    static String first(MultivaluedMap<String, String> args, String key) {
-        List<String> values = args.get(key);
-        return values == null || values.isEmpty() ? null : values.get(0);
+        OutputRequest out = Calls.output(body, args, request, name, paging);
+        CallResult result = queries.run(CallRequest.savedQuery(caller, RequestIds.of(request), name, version,
+                textParams(args), body.object("params"), connection, timeout, out));
+        return Calls.respond(result, request.getHeader("If-None-Match"));
     }
 
     private static Map<String, String> textParams(MultivaluedMap<String, String> args) {

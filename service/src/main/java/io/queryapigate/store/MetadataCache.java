@@ -14,8 +14,8 @@ import java.util.function.Function;
 
 /**
  * What the hot path reads from the store, kept for a TTL: keys by hash (unknown hashes too, so wrong keys cannot
- * hammer the store), saved queries by name (their published version), and query versions (immutable, so kept
- * until evicted by size). A TTL of zero reads the store on every call. Changes made through this instance
+ * hammer the store) and saved queries by name (their published version). Query versions never change: the call
+ * pipeline keeps what it derives from them ({@code call.SavedQueryResolver}). A TTL of zero reads the store on every call. Changes made through this instance
  * invalidate the affected entries at once; other instances see them within the TTL.
  */
 public final class MetadataCache {
@@ -23,7 +23,7 @@ public final class MetadataCache {
     private final boolean enabled;
     private final Cache<String, Optional<Object>> keys;
     private final Cache<String, Optional<SavedQueryRow>> queries;
-    private final Cache<Long, Object> versions;
+    private final int maxVersions;
     private final Counter storeReads;
 
     public MetadataCache(Store store, Duration ttl, int maxEntries, MetricRegistry metrics) {
@@ -33,7 +33,7 @@ public final class MetadataCache {
                 .maximumSize(maxEntries).build();
         this.queries = Caffeine.newBuilder().expireAfterWrite(enabled ? ttl : Duration.ofNanos(1))
                 .maximumSize(maxEntries).build();
-        this.versions = Caffeine.newBuilder().maximumSize(Math.max(100, maxEntries / 10)).build();
+        this.maxVersions = Math.max(100, maxEntries / 10);
         this.storeReads = metrics.counter("store.reads");
     }
 
@@ -49,26 +49,20 @@ public final class MetadataCache {
         return get(queries, name, n -> store.queries().findByName(n));
     }
 
-    /**
-     * A query version with whatever the caller derives from it (parsed SQL, rules), computed once per version.
-     */
-    @SuppressWarnings("unchecked")
-    public <T> Optional<T> version(long queryId, int version, Function<QueryVersionRow, T> derive) {
-        long id = queryId << 20 | version;
-        Object cached = enabled ? versions.getIfPresent(id) : null;
-        if (cached != null) {
-            return Optional.of((T) cached);
-        }
+    /** A query version's row, read from the store (versions never change: callers keep what they derive). */
+    public Optional<QueryVersionRow> versionRow(long queryId, int version) {
         storeReads.inc();
-        Optional<QueryVersionRow> row = store.queries().findVersion(queryId, version);
-        if (row.isEmpty()) {
-            return Optional.empty();
-        }
-        T derived = derive.apply(row.get());
-        if (enabled) {
-            versions.put(id, derived);
-        }
-        return Optional.of(derived);
+        return store.queries().findVersion(queryId, version);
+    }
+
+    /** False when the TTL is zero: nothing read from the store may be kept, versions included. */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** How many derived query versions a caller should keep at most. */
+    public int maxVersions() {
+        return maxVersions;
     }
 
     public void invalidateKey(String hash) {

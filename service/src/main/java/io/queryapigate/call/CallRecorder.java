@@ -1,0 +1,125 @@
+package io.queryapigate.call;
+
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.MetricRegistry;
+import io.queryapigate.auth.Caller;
+import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.errors.ApiException;
+import io.queryapigate.errors.DialectErrors;
+import io.queryapigate.events.EventLog;
+import io.queryapigate.store.EventRow;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Records how each call ended: one event-log row and the call metrics ({@code calls.status.<status>}, timers per
+ * connection and per saved query, {@code calls.rows}). A failure's status and code are the words its HTTP answer
+ * uses ({@link DialectErrors}, {@link ApiException}), so the event log and the responses agree.
+ */
+public final class CallRecorder {
+    private final EventLog events;
+    private final MetricRegistry metrics;
+    private final Histogram rowsOut;
+    private final Clock clock;
+
+    public CallRecorder(EventLog events, MetricRegistry metrics, Clock clock) {
+        this.events = events;
+        this.metrics = metrics;
+        this.rowsOut = metrics.histogram("calls.rows");
+        this.clock = clock;
+    }
+
+    /** A call under way: what is known of it grows as it is resolved; it ends with one record. */
+    public final class Call {
+        private final long startNanos = System.nanoTime();
+        private final Caller caller;
+        private final String requestId;
+        private final String queryName;
+        private final Long sqlHash;
+        private Long queryId;
+        private Integer version;
+        private String connection;
+
+        private Call(CallRequest request) {
+            this.caller = request.caller();
+            this.requestId = request.requestId();
+            this.queryName = request.queryName();
+            this.sqlHash = request.sql() == null ? null : sqlHash(request.sql());
+            this.connection = request.isSavedQuery() ? null : request.connection();
+        }
+
+        /** The saved query's id and version, once resolved. */
+        void query(long id, int v) {
+            this.queryId = id;
+            this.version = v;
+        }
+
+        /** The connection the call runs on, once decided. */
+        void connection(String name) {
+            this.connection = name;
+        }
+
+        public void succeeded(long rows, long bytes) {
+            record(200, rows, bytes, null);
+        }
+
+        /** A refusal or a database failure, by the same status and code its response carries. */
+        public void failed(RuntimeException e) {
+            if (e instanceof ApiException refusal) {
+                record(refusal.status(), 0, 0, refusal.code());
+            } else if (e instanceof DialectException d) {
+                DialectErrors.Answer answer = DialectErrors.of(d.error());
+                record(answer.status(), 0, 0, answer.code());
+            } else {
+                record(500, 0, 0, "internal_error");
+            }
+        }
+
+        /** A stream that ended after its response began: the database failed, or the client went away. */
+        public void streamFailed(RuntimeException e, long bytes) {
+            if (e instanceof DialectException d) {
+                DialectErrors.Answer answer = DialectErrors.of(d.error());
+                record(answer.status(), 0, bytes, "stream_" + answer.code());
+            } else {
+                record(499, 0, bytes, "client_gone");
+            }
+        }
+
+        private void record(int status, long rows, long bytes, String errorCode) {
+            long nanos = System.nanoTime() - startNanos;
+            metrics.meter("calls.status." + status).mark();
+            if (connection != null) {
+                metrics.timer("connections." + connection).update(nanos, TimeUnit.NANOSECONDS);
+            }
+            if (queryName != null && queryId != null) {
+                metrics.timer("queries." + queryName).update(nanos, TimeUnit.NANOSECONDS);
+            }
+            if (status == 200) {
+                rowsOut.update(rows);
+            }
+            events.record(new EventRow(clock.millis(), requestId, caller.keyId(), queryId, version, sqlHash,
+                    connection, status, rows, nanos / 1_000, bytes, errorCode));
+        }
+    }
+
+    public Call start(CallRequest request) {
+        return new Call(request);
+    }
+
+    /** The first 8 bytes of the SQL's SHA-256: ad-hoc calls are grouped by it without storing the text. */
+    static long sqlHash(String sql) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(sql.getBytes(StandardCharsets.UTF_8));
+            long h = 0;
+            for (int i = 0; i < 8; i++) {
+                h = (h << 8) | (d[i] & 0xFF);
+            }
+            return h;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.queryapigate.call;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.queryapigate.auth.Caller;
+import io.queryapigate.dialect.ConnectionRegistry;
+import io.queryapigate.dialect.ConnectionRegistry.Connection;
+import io.queryapigate.errors.ApiException;
+import io.queryapigate.guard.GuardResult;
+import io.queryapigate.guard.Guarding;
+import io.queryapigate.params.ParamRules;
+import io.queryapigate.sql.SqlText;
+import io.queryapigate.store.MetadataCache;
+import io.queryapigate.store.QueryVersionRow;
+import io.queryapigate.store.SavedQueryRow;
+import java.io.IOException;
+
+/**
+ * Finds the saved query and the version a call runs, and prepares it once per version: the SQL's markers, the
+ * parameter rules and the guard's classification (checked as the publisher saved it). Versions never change, so
+ * what is prepared is kept (unless the metadata cache's TTL is zero); the query row comes from the metadata cache.
+ */
+public final class SavedQueryResolver {
+
+    /** A saved query's version as it is run. */
+    public record Resolved(SavedQueryRow query, QueryVersionRow version, SqlText sql, ParamRules rules,
+            GuardResult guard) {}
+
+    private record Prepared(QueryVersionRow row, SqlText sql, ParamRules rules, GuardResult guard) {}
+
+    private final MetadataCache cache;
+    private final ConnectionRegistry connections;
+    private final Guarding guarding;
+    private final ObjectMapper mapper;
+    private final Cache<Long, Prepared> prepared;
+
+    public SavedQueryResolver(MetadataCache cache, ConnectionRegistry connections, Guarding guarding,
+            ObjectMapper mapper) {
+        this.cache = cache;
+        this.connections = connections;
+        this.guarding = guarding;
+        this.mapper = mapper;
+        this.prepared = Caffeine.newBuilder().maximumSize(cache.maxVersions()).build();
+    }
+
+    /** The published version, or {@code versionText} (drafts for administrators only). */
+    public Resolved resolve(Caller caller, String name, String versionText) {
+        SavedQueryRow query = cache.queryByName(name)
+                .orElseThrow(() -> ApiException.notFound("query_not_found", "No saved query named '" + name + "'."));
+        int version = version(caller, query, name, versionText);
+        Prepared p = prepared(query.id(), version);
+        if (p == null) {
+            throw ApiException.notFound("version_not_found", "The query '" + name + "' has no version " + version
+                    + ".");
+        }
+        return new Resolved(query, p.row(), p.sql(), p.rules(), p.guard());
+    }
+
+    private static int version(Caller caller, SavedQueryRow query, String name, String versionText) {
+        if (versionText == null || versionText.isBlank()) {
+            if (query.publishedVersion() == null) {
+                throw ApiException.notFound("not_published", "The query '" + name + "' has no published version.");
+            }
+            return query.publishedVersion();
+        }
+        int version;
+        try {
+            version = Integer.parseInt(versionText.strip());
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("invalid_version", "version must be a positive integer.");
+        }
+        if (version < 1) {
+            throw ApiException.badRequest("invalid_version", "version must be a positive integer.");
+        }
+        boolean draft = query.publishedVersion() == null || version > query.publishedVersion();
+        if (draft && !caller.admin()) {
+            throw ApiException.notFound("version_not_found", "The query '" + name + "' has no version " + version
+                    + ".");
+        }
+        return version;
+    }
+
+    private Prepared prepared(long queryId, int version) {
+        long id = queryId << 20 | version;
+        Prepared p = cache.enabled() ? prepared.getIfPresent(id) : null;
+        if (p != null) {
+            return p;
+        }
+        QueryVersionRow row = cache.versionRow(queryId, version).orElse(null);
+        if (row == null) {
+            return null;
+        }
+        p = prepare(row);
+        if (cache.enabled()) {
+            prepared.put(id, p);
+        }
+        return p;
+    }
+
+    private Prepared prepare(QueryVersionRow row) {
+        Connection connection = connections.get(row.connectionName()).orElseThrow(() -> ApiException.notFound(
+                "connection_not_found", "No connection named '" + row.connectionName() + "'."));
+        SqlText sql = SqlText.parse(row.sqlText(), QueryService.backslashEscapes(connection));
+        ParamRules rules;
+        try {
+            rules = ParamRules.parse(mapper.readTree(row.parameters()));
+        } catch (IOException e) {
+            throw new IllegalStateException("stored parameter rules of query " + row.queryId() + " v" + row.version()
+                    + " are unreadable", e);
+        }
+        return new Prepared(row, sql, rules, guarding.checkForSaving(connection, sql.jdbcSql()));
+    }
+}

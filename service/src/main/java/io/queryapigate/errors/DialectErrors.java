@@ -1,0 +1,30 @@
+package io.queryapigate.errors;
+
+import io.queryapigate.dialect.spi.DialectError;
+
+/**
+ * The one table from a dialect's error class to what the caller gets: the HTTP status, the stable code (also the
+ * word the event log records) and the message. Used by {@link DialectExceptionMapper} and by the call recorder, so
+ * that an event's code and the response's code are the same word.
+ */
+public final class DialectErrors {
+    private DialectErrors() {}
+
+    /** What one error class answers. */
+    public record Answer(int status, String code, String message) {}
+
+    public static Answer of(DialectError error) {
+        return switch (error) {
+            case SYNTAX -> new Answer(400, "query_invalid", "The database refused the query");
+            case NOT_READ_ONLY -> new Answer(403, "read_only", "The database refused a change in a read-only call.");
+            case PERMISSION_DENIED -> new Answer(403, "database_permission_denied",
+                    "The gateway's database user lacks a privilege this query needs.");
+            case TIMEOUT -> new Answer(504, "timeout", "The query exceeded its time limit and was stopped.");
+            case CANCELLED -> new Answer(503, "cancelled", "The query was cancelled.");
+            case ROW_LIMIT -> new Answer(413, "row_limit", "The result exceeded the row limit.");
+            case UNAVAILABLE -> new Answer(503, "unavailable", "The database is unavailable; try again later.");
+            case INTERNAL -> new Answer(500, "query_failed",
+                    "The query failed; the server log has details under this request id.");
+        };
+    }
+}
