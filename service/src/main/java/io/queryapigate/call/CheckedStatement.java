@@ -1,0 +1,23 @@
+package io.queryapigate.call;
+
+import io.queryapigate.dialect.ConnectionRegistry.Connection;
+import io.queryapigate.dialect.spi.Parameter;
+import io.queryapigate.guard.GuardResult;
+import io.queryapigate.guard.Masking;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What a call runs, once authorised, resolved and checked by the guard.
+ *
+ * @param connection where it runs
+ * @param sql the statement with {@code ?} markers
+ * @param parameters the bound values, in marker order
+ * @param verdict the guard's classification (a read or a write)
+ * @param timeout the time limit
+ * @param mask the caller's masking plan
+ * @param cacheKey the response cache's key, or null when the answer is not cached
+ * @param cacheTtl how long a cached answer lives, in seconds
+ */
+record CheckedStatement(Connection connection, String sql, List<Parameter> parameters, GuardResult verdict,
+        Duration timeout, Masking.Plan mask, String cacheKey, int cacheTtl) {}

@@ -1,0 +1,106 @@
+package io.queryapigate.call;
+
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.MetricRegistry;
+import io.queryapigate.dialect.spi.AccessMode;
+import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.dialect.spi.QueryRequest;
+import io.queryapigate.dialect.spi.QueryStats;
+import io.queryapigate.errors.ApiException;
+import io.queryapigate.guard.Guarding;
+import io.queryapigate.guard.Masking;
+import io.queryapigate.output.format.CeilingRowWriter;
+import io.queryapigate.output.format.CountingOutputStream;
+import io.queryapigate.output.format.RowWriter;
+import io.queryapigate.paging.PageSink;
+import io.queryapigate.paging.PagedSql;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Runs a checked statement on its connection and renders the answer, in one of three ways: the whole result
+ * (buffered; a write answers its update count), one page (the SQL rewritten to fetch it), or a stream (rows go to
+ * the response as they come, capped by the stream ceiling; it records its own end).
+ */
+final class Execution {
+    private final Masking masking;
+    private final CallLimits limits;
+    private final Counter streamsTruncated;
+
+    Execution(Masking masking, CallLimits limits, MetricRegistry metrics) {
+        this.masking = masking;
+        this.limits = limits;
+        this.streamsTruncated = metrics.counter("streams.truncated");
+    }
+
+    CallResult run(CheckedStatement s, CallRequest request, CallRecorder.Call call) {
+        OutputRequest out = request.output();
+        AccessMode mode = s.verdict().isRead() ? AccessMode.READ : AccessMode.WRITE;
+        // a table-restricted call resolves unqualified names where the guard resolved them
+        String schema = Guarding.restricted(request.caller()) ? s.connection().namespace().schema() : null;
+        if (out.stream()) {
+            if (mode != AccessMode.READ) {
+                throw ApiException.forbidden("read_only", "Streams are reads only.");
+            }
+            return stream(s, request, schema, call);
+        }
+        PagedSql paged = null;
+        String sql = s.sql();
+        if (out.page().isPresent()) {
+            if (mode != AccessMode.READ) {
+                throw ApiException.badRequest("invalid_paging", "Only reads can be paged.");
+            }
+            paged = limits.paging().rewrite(sql, out.page().get(), s.connection().family().name()
+                    .toLowerCase(Locale.ROOT));
+            sql = paged.sql();
+        }
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream(4096);
+        RowWriter writer = out.format().newWriter(buffer, limits.writerOptions());
+        SinkChain sink = SinkChain.of(writer, masking, s.mask(), paged);
+        QueryStats stats = s.connection().dialect().execute(new QueryRequest(sql, s.parameters(), mode, s.timeout(),
+                limits.maxRows(), false, request.requestId(), schema), sink);
+        if (mode == AccessMode.WRITE && !sink.resultSet() && stats.updateCount() >= 0) {
+            return new CallResult(("{\"rows_affected\":" + stats.updateCount() + "}")
+                    .getBytes(StandardCharsets.UTF_8), 0, false, s.connection().name());
+        }
+        writer.finish();
+        PageSink pager = sink.pager();
+        Map<String, String> headers = pager != null ? pager.headers()
+                : stats.truncated() ? Map.of("X-Truncated", "true") : Map.of();
+        long rows = pager != null ? pager.rows() : stats.rows();
+        return new CallResult(buffer.toByteArray(), rows, paged == null && stats.truncated(), s.connection().name(),
+                null, null, 0, out.format().contentType(), out.format().contentDisposition(out.baseName(), false),
+                headers, null);
+    }
+
+    private CallResult stream(CheckedStatement s, CallRequest request, String schema, CallRecorder.Call call) {
+        OutputRequest out = request.output();
+        long ceiling = limits.streamMaxRows();
+        QueryRequest query = new QueryRequest(s.sql(), s.parameters(), AccessMode.READ, s.timeout(),
+                ceiling > 0 ? ceiling + 1 : Long.MAX_VALUE, true, request.requestId(), schema);
+        CallResult.Body body = os -> {
+            CountingOutputStream counted = new CountingOutputStream(os);
+            RowWriter writer = out.format().newWriter(counted, limits.writerOptions());
+            RowWriter top = ceiling > 0 ? CeilingRowWriter.capped(writer, ceiling) : writer;
+            try {
+                QueryStats stats = s.connection().dialect().execute(query, SinkChain.streamed(top, masking,
+                        s.mask()));
+                top.finish();
+                if (top instanceof CeilingRowWriter capped && capped.truncated()) {
+                    streamsTruncated.inc();
+                }
+                call.succeeded(stats.rows(), counted.count());
+            } catch (DialectException e) {
+                top.abort("query failed: " + e.error().name().toLowerCase(Locale.ROOT));
+                call.streamFailed(e, counted.count());
+            } catch (RuntimeException e) {
+                call.streamFailed(e, counted.count());
+                throw e;
+            }
+        };
+        return new CallResult(null, 0, false, s.connection().name(), null, null, 0, out.format().contentType(),
+                out.format().contentDisposition(out.baseName(), true), Map.of(), body);
+    }
+}
