@@ -1,6 +1,5 @@
 package io.queryapigate.auth;
 
-import io.queryapigate.config.AdminAuthConfig;
 import io.queryapigate.http.RequestIds;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -39,14 +38,6 @@ public final class AdminAuthFilter implements Filter {
         this.usernameSha256 = KeyHasher.sha256(username);
         this.passwordSha256 = passwordSha256.clone();
         this.openPaths = Set.copyOf(openPaths);
-    }
-
-    /** The filter for a validated {@code adminAuth:} block. */
-    public static AdminAuthFilter of(AdminAuthConfig config) {
-        byte[] password = config.getPassword() != null && !config.getPassword().isEmpty()
-                ? KeyHasher.sha256(config.getPassword())
-                : HexFormat.of().parseHex(config.getPasswordSha256().toLowerCase(Locale.ROOT));
-        return new AdminAuthFilter(config.getUsername(), password, Set.copyOf(config.getOpenPaths()));
     }
 
     @Override

@@ -1,5 +1,10 @@
 package io.queryapigate.config;
 
+import java.util.Set;
+import java.util.Locale;
+import java.util.HexFormat;
+import io.queryapigate.auth.KeyHasher;
+import io.queryapigate.auth.AdminAuthFilter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.validation.ValidationMethod;
@@ -78,5 +83,12 @@ public class AdminAuthConfig {
         boolean plain = password != null && !password.isEmpty();
         boolean hashed = passwordSha256 != null && !passwordSha256.isEmpty();
         return plain ^ hashed;
+    }
+
+    /** The admin port's authentication filter for this validated block. */
+    public AdminAuthFilter buildFilter() {
+        byte[] hash = password != null && !password.isEmpty() ? KeyHasher.sha256(password)
+                : HexFormat.of().parseHex(passwordSha256.toLowerCase(Locale.ROOT));
+        return new AdminAuthFilter(username, hash, Set.copyOf(openPaths));
     }
 }

@@ -1,5 +1,9 @@
 package io.queryapigate.config;
 
+import org.jdbi.v3.core.Jdbi;
+import java.time.Clock;
+import io.queryapigate.events.EventLog;
+import io.dropwizard.core.setup.Environment;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
@@ -64,5 +68,14 @@ public class EventsConfig {
     @JsonProperty
     public void setRetentionHours(int retentionHours) {
         this.retentionHours = retentionHours;
+    }
+
+    /** The event log, writing in the background while the application runs. */
+    public EventLog build(Jdbi jdbi, Clock clock, Environment environment) {
+        EventLog events = new EventLog(jdbi, queueCapacity,
+                java.time.Duration.ofMillis(flushInterval.toMilliseconds()), historyPerVersion,
+                java.time.Duration.ofHours(retentionHours), clock, environment.metrics());
+        environment.lifecycle().manage(events);
+        return events;
     }
 }

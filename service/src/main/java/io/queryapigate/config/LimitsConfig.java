@@ -1,5 +1,14 @@
 package io.queryapigate.config;
 
+import redis.clients.jedis.RedisClient;
+import java.time.Clock;
+import io.queryapigate.limits.RedisLimiter;
+import io.queryapigate.limits.Rate;
+import io.queryapigate.limits.LocalLimiter;
+import io.queryapigate.limits.Limits;
+import io.queryapigate.limits.Limiter;
+import io.queryapigate.auth.ClientAddress;
+import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.DataSize;
 import io.dropwizard.util.Duration;
@@ -79,5 +88,25 @@ public class LimitsConfig {
     @JsonProperty
     public void setMaxRequestBody(DataSize maxRequestBody) {
         this.maxRequestBody = maxRequestBody;
+    }
+
+    /** The time limit per call. */
+    public java.time.Duration queryTimeoutValue() {
+        return java.time.Duration.ofMillis(queryTimeout.toMilliseconds());
+    }
+
+    /** Rate limits and quotas: per address, and per key once the key is known; shared through Redis when set. */
+    public Limits build(RedisClient redis, RedisConfig redisConfig, ClientAddress addresses, Clock clock,
+            MetricRegistry metrics) {
+        Rate rate;
+        try {
+            rate = perAddress == null ? null : Rate.parse(perAddress);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("limits.perAddress: " + e.getMessage(), e);
+        }
+        LocalLimiter local = new LocalLimiter(clock);
+        Limiter limiter = redis == null ? local : new RedisLimiter(redis, redisConfig.getKeyPrefix(), local, clock,
+                redisConfig.getRetry().toMilliseconds(), metrics);
+        return new Limits(limiter, rate, addresses, metrics);
     }
 }

@@ -1,5 +1,8 @@
 package io.queryapigate.config;
 
+import io.queryapigate.store.Store;
+import io.queryapigate.store.MetadataCache;
+import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import jakarta.validation.constraints.Max;
@@ -36,5 +39,9 @@ public class MetadataCacheConfig {
     @JsonProperty
     public void setMaxEntries(int maxEntries) {
         this.maxEntries = maxEntries;
+    }
+
+    public MetadataCache build(Store store, MetricRegistry metrics) {
+        return new MetadataCache(store, java.time.Duration.ofMillis(ttl.toMilliseconds()), maxEntries, metrics);
     }
 }

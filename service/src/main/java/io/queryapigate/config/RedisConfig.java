@@ -1,5 +1,9 @@
 package io.queryapigate.config;
 
+import redis.clients.jedis.RedisClient;
+import io.queryapigate.cache.Redis;
+import io.dropwizard.lifecycle.Managed;
+import io.dropwizard.core.setup.Environment;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import jakarta.validation.constraints.NotNull;
@@ -59,5 +63,25 @@ public class RedisConfig {
     @JsonProperty
     public void setRetry(Duration retry) {
         this.retry = retry;
+    }
+
+    /** The Redis client shared by the response cache and the rate limits, or null when no URL is configured. */
+    public RedisClient build(Environment environment) {
+        if (url == null || url.isBlank()) {
+            return null;
+        }
+        RedisClient redis;
+        try {
+            redis = Redis.client(url, (int) timeout.toMilliseconds());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("redis.url: " + e.getMessage(), e);
+        }
+        environment.lifecycle().manage(new Managed() {
+            @Override
+            public void stop() {
+                redis.close();
+            }
+        });
+        return redis;
     }
 }

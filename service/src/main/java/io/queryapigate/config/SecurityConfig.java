@@ -1,5 +1,7 @@
 package io.queryapigate.config;
 
+import io.queryapigate.auth.IpRange;
+import io.queryapigate.auth.ClientAddress;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.validation.constraints.NotNull;
 import java.util.ArrayList;
@@ -45,5 +47,18 @@ public class SecurityConfig {
     @JsonProperty
     public void setMaskingKey(String maskingKey) {
         this.maskingKey = maskingKey;
+    }
+
+    /** Where callers' addresses come from: the peer, or {@code X-Forwarded-For} from a trusted proxy. */
+    public ClientAddress buildClientAddress() {
+        List<IpRange> proxies = new ArrayList<>();
+        for (String p : trustedProxies) {
+            try {
+                proxies.add(IpRange.parse(p));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("security.trustedProxies: " + e.getMessage(), e);
+            }
+        }
+        return new ClientAddress(proxies);
     }
 }

@@ -1,5 +1,8 @@
 package io.queryapigate.config;
 
+import java.nio.file.Path;
+import io.queryapigate.store.Store;
+import io.dropwizard.core.setup.Environment;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -55,5 +58,10 @@ public class StoreConfig {
     @JsonProperty
     public void setMaxConnections(int maxConnections) {
         this.maxConnections = maxConnections;
+    }
+
+    /** Opens (and migrates) the store: SQLite at {@code ${home}/queryapigate.db} unless a URL is given. */
+    public Store build(Environment environment, Path home) throws Exception {
+        return Store.open(environment, Store.resolveUrl(url, home), user, password, maxConnections, home);
     }
 }

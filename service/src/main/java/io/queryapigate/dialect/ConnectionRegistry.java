@@ -1,5 +1,6 @@
 package io.queryapigate.dialect;
 
+import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.Managed;
 import io.queryapigate.config.ConnectionConfig;
 import io.queryapigate.dialect.spi.Dialect;
@@ -72,6 +73,24 @@ public final class ConnectionRegistry implements Managed {
             throw e;
         }
         return new ConnectionRegistry(out);
+    }
+
+    /**
+     * Registers the connections with the application: closed at shutdown, a health check and the dialect's pool
+     * gauges each, and the privilege check that warns about over-privileged database users (stopped first).
+     */
+    public ConnectionRegistry manage(Environment environment) {
+        environment.lifecycle().manage(this);
+        environment.lifecycle().manage(new PrivilegeCheck(this, PrivilegeCheck.TIMEOUT));
+        for (Connection c : connections.values()) {
+            environment.healthChecks().register("connection." + c.name(),
+                    new DialectHealthCheck(c.dialect(), Duration.ofSeconds(5)));
+            for (String metric : c.dialect().metrics().keySet()) {
+                environment.metrics().gauge("connections." + c.name() + "." + metric,
+                        () -> () -> c.dialect().metrics().getOrDefault(metric, 0));
+            }
+        }
+        return this;
     }
 
     public Optional<Connection> get(String name) {
