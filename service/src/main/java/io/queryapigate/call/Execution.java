@@ -61,9 +61,11 @@ final class Execution {
         SinkChain sink = SinkChain.of(writer, masking, s.mask(), paged);
         QueryStats stats = s.connection().dialect().execute(new QueryRequest(sql, s.parameters(), mode, s.timeout(),
                 limits.maxRows(), false, request.requestId(), schema), sink);
-        if (mode == AccessMode.WRITE && !sink.resultSet() && stats.updateCount() >= 0) {
-            return new CallResult(("{\"rows_affected\":" + stats.updateCount() + "}")
-                    .getBytes(StandardCharsets.UTF_8), 0, false, s.connection().name());
+        if (mode == AccessMode.WRITE && !sink.resultSet()
+                && (stats.updateCount() >= 0 || stats.updateCount() == QueryStats.UNKNOWN_UPDATE_COUNT)) {
+            String count = stats.updateCount() >= 0 ? Long.toString(stats.updateCount()) : "null";
+            return new CallResult(("{\"rows_affected\":" + count + "}").getBytes(StandardCharsets.UTF_8), 0, false,
+                    s.connection().name());
         }
         writer.finish();
         PageSink pager = sink.pager();

@@ -1,9 +1,9 @@
 package io.queryapigate.call;
 
 import io.queryapigate.auth.Caller;
-import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.errors.DialectErrors;
 import io.queryapigate.guard.Guarding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +27,7 @@ final class FailureDisclosure {
             }
         }
         Caller caller = request.caller();
-        if (e.error() != DialectError.SYNTAX
+        if (!DialectErrors.showsDatabaseMessage(e.error())
                 || !(Guarding.restricted(caller) || request.isSavedQuery() && !caller.admin())) {
             return e;
         }

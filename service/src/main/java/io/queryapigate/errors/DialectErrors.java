@@ -4,7 +4,8 @@ import io.queryapigate.dialect.spi.DialectError;
 
 /**
  * The one table from a dialect's error class to what the caller gets: the HTTP status, the stable code (also the
- * word the event log records) and the message. Used by {@link DialectExceptionMapper} and by the call recorder, so
+ * word the event log records) and the message. Only the errors the caller can act on in its own SQL or data
+ * ({@link #showsDatabaseMessage}) carry the database's words after the message. Used by {@link DialectExceptionMapper} and by the call recorder, so
  * that an event's code and the response's code are the same word.
  */
 public final class DialectErrors {
@@ -12,6 +13,11 @@ public final class DialectErrors {
 
     /** What one error class answers. */
     public record Answer(int status, String code, String message) {}
+
+    /** True for syntax errors and constraint violations: the caller's own SQL or data is at fault. */
+    public static boolean showsDatabaseMessage(DialectError error) {
+        return error == DialectError.SYNTAX || error == DialectError.CONSTRAINT;
+    }
 
     public static Answer of(DialectError error) {
         return switch (error) {
@@ -22,6 +28,11 @@ public final class DialectErrors {
             case TIMEOUT -> new Answer(504, "timeout", "The query exceeded its time limit and was stopped.");
             case CANCELLED -> new Answer(503, "cancelled", "The query was cancelled.");
             case ROW_LIMIT -> new Answer(413, "row_limit", "The result exceeded the row limit.");
+            case CONSTRAINT -> new Answer(409, "constraint_violation", "The database refused the change: it violates "
+                    + "a constraint");
+            case CONFLICT -> new Answer(409, "conflict", "The change conflicted with another transaction; try again.");
+            case RESOURCE_LIMIT -> new Answer(503, "resource_limit", "The database ran out of a resource for this "
+                    + "query (memory, disk, a limit); try again later or narrow the query.");
             case UNAVAILABLE -> new Answer(503, "unavailable", "The database is unavailable; try again later.");
             case INTERNAL -> new Answer(500, "query_failed",
                     "The query failed; the server log has details under this request id.");

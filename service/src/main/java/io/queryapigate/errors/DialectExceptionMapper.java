@@ -1,6 +1,5 @@
 package io.queryapigate.errors;
 
-import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.http.RequestIds;
 import jakarta.servlet.http.HttpServletRequest;
@@ -31,8 +30,8 @@ public class DialectExceptionMapper implements ExceptionMapper<DialectException>
             case INTERNAL -> LOG.error("request {}: database call failed", requestId, e);
             default -> { }
         }
-        // only a refusal of the caller's own SQL shows the database's words (withheld for restricted keys)
-        String message = e.error() == DialectError.SYNTAX
+        // only a refusal of the caller's own SQL or data shows the database's words (withheld for restricted keys)
+        String message = DialectErrors.showsDatabaseMessage(e.error())
                 ? answer.message() + ": " + e.getMessage() : answer.message();
         return ErrorResponses.of(request, answer.status(), answer.code(), message, null);
     }

@@ -592,7 +592,7 @@ public final class ClickHouseDialect implements Dialect {
                 }
             }
         }
-        return 0;
+        return QueryStats.UNKNOWN_UPDATE_COUNT;
     }
 
     /** A short query the dialect itself sends (health, time zone, kill): text answer, or an exception. */

@@ -60,6 +60,8 @@ final class ClickHouseErrors {
             Map.entry(352, DialectError.SYNTAX), // AMBIGUOUS_COLUMN_NAME
             Map.entry(57, DialectError.SYNTAX), // TABLE_ALREADY_EXISTS
             Map.entry(113, DialectError.SYNTAX), // THERE_IS_NO_SESSION (SET, temporary tables: the dialect is stateless)
+            Map.entry(241, DialectError.RESOURCE_LIMIT), // MEMORY_LIMIT_EXCEEDED
+            Map.entry(469, DialectError.CONSTRAINT), // VIOLATED_CONSTRAINT (newer servers)
             Map.entry(202, DialectError.UNAVAILABLE), // TOO_MANY_SIMULTANEOUS_QUERIES
             Map.entry(209, DialectError.UNAVAILABLE), // SOCKET_TIMEOUT
             Map.entry(210, DialectError.UNAVAILABLE), // NETWORK_ERROR

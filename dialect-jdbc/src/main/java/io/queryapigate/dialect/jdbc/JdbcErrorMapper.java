@@ -25,6 +25,11 @@ import java.sql.SQLTransientConnectionException;
  *   <tr><td>42501 (insufficient privilege)</td><td>{@link DialectError#PERMISSION_DENIED}</td></tr>
  *   <tr><td>other class 42 (syntax error or access rule violation)</td><td>{@link DialectError#SYNTAX}</td></tr>
  *   <tr><td>class 22 (data exception)</td><td>{@link DialectError#SYNTAX}</td></tr>
+ *   <tr><td>class 23 (integrity constraint violation)</td><td>{@link DialectError#CONSTRAINT}</td></tr>
+ *   <tr><td>class 40 (transaction rollback: serialization failure, deadlock)</td><td>{@link
+ *       DialectError#CONFLICT}</td></tr>
+ *   <tr><td>classes 53 (insufficient resources) and 54 (program limit exceeded)</td><td>{@link
+ *       DialectError#RESOURCE_LIMIT}</td></tr>
  * </table>
  *
  * <p>Exception types, when neither SQLSTATE nor vendor rules decide: {@link SQLTimeoutException} is {@link
@@ -89,6 +94,9 @@ public class JdbcErrorMapper {
             default -> switch (sqlState.substring(0, 2)) {
                 case "08" -> DialectError.UNAVAILABLE;
                 case "42", "22" -> DialectError.SYNTAX;
+                case "23" -> DialectError.CONSTRAINT;
+                case "40" -> DialectError.CONFLICT;
+                case "53", "54" -> DialectError.RESOURCE_LIMIT;
                 default -> null;
             };
         };

@@ -28,8 +28,14 @@ class JdbcErrorMapperTest {
         "42S02, SYNTAX",
         "22012, SYNTAX",
         "22P02, SYNTAX",
-        "23505, INTERNAL",
-        "40001, INTERNAL",
+        "23505, CONSTRAINT",
+        "23503, CONSTRAINT",
+        "23502, CONSTRAINT",
+        "40001, CONFLICT",
+        "40P01, CONFLICT",
+        "53200, RESOURCE_LIMIT",
+        "53100, RESOURCE_LIMIT",
+        "54000, RESOURCE_LIMIT",
         "XX000, INTERNAL",
     })
     void classifiesBySqlState(String state, DialectError expected) {

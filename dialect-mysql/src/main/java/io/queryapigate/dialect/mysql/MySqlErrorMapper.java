@@ -62,9 +62,12 @@ public class MySqlErrorMapper extends JdbcErrorMapper {
             }
             case 1044, 1045, 1142, 1143, 1227, 1370, 1698, 1095 -> DialectError.PERMISSION_DENIED;
             case 1064, 1146, 1054, 1049, 1305, 1052, 1060, 1111, 1055, 1222, 1241, 1242, 1248, 1582, 1583, 1630,
-                    1062, 1048, 1364, 1451, 1452, 1406, 1264, 1292, 1366, 1365 -> DialectError.SYNTAX;
-            case 1213, 1040, 1053, 1077, 1129, 1152, 1158, 1159, 1160, 1161, 1184, 1226, 1927, 2002, 2003, 2005,
+                    1364, 1406, 1264, 1292, 1366, 1365 -> DialectError.SYNTAX;
+            case 1062, 1048, 1451, 1452, 1557, 1586, 3819 -> DialectError.CONSTRAINT;
+            case 1213 -> DialectError.CONFLICT;
+            case 1040, 1053, 1077, 1129, 1152, 1158, 1159, 1160, 1161, 1184, 1226, 1927, 2002, 2003, 2005,
                     2006, 2013, 2055 -> DialectError.UNAVAILABLE;
+            case 1037, 1038, 1041, 1114, 1135 -> DialectError.RESOURCE_LIMIT;
             default -> null;
         };
     }
@@ -73,14 +76,17 @@ public class MySqlErrorMapper extends JdbcErrorMapper {
     protected DialectError classifySqlState(String sqlState) {
         if (sqlState != null && sqlState.length() == 5) {
             switch (sqlState.substring(0, 2)) {
-                case "21", "23" -> {
+                case "21" -> {
                     return DialectError.SYNTAX;
+                }
+                case "23" -> {
+                    return DialectError.CONSTRAINT;
                 }
                 case "28" -> {
                     return DialectError.PERMISSION_DENIED;
                 }
                 case "40" -> {
-                    return DialectError.UNAVAILABLE;
+                    return DialectError.CONFLICT;
                 }
                 default -> {
                     // the standard table below

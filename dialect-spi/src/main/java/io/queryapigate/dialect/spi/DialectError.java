@@ -19,6 +19,21 @@ public enum DialectError {
     UNAVAILABLE(true),
     /** The result exceeded a row limit that the engine enforces by failing the statement. */
     ROW_LIMIT(false),
+    /**
+     * A write violated a constraint: a unique or primary key, a foreign key, NOT NULL, a CHECK (SQLSTATE class 23).
+     * The caller's data is at fault; the same write fails again.
+     */
+    CONSTRAINT(false),
+    /**
+     * The statement lost a conflict with another transaction: a serialization failure, a deadlock, a lock it could
+     * not get (SQLSTATE class 40). The same call may succeed when tried again.
+     */
+    CONFLICT(true),
+    /**
+     * The database ran out of a resource for this statement: memory, disk, temporary space, connections, or a
+     * program limit (SQLSTATE classes 53 and 54, engine memory limits). It may succeed later or when narrowed.
+     */
+    RESOURCE_LIMIT(true),
     /** Anything else, including driver bugs; the service answers 500 without the detail. */
     INTERNAL(false);
 

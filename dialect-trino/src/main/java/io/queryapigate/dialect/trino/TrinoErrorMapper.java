@@ -58,7 +58,7 @@ public class TrinoErrorMapper extends JdbcErrorMapper {
             Map.entry(38, DialectError.CANCELLED), // ADMINISTRATIVELY_KILLED
             Map.entry(2, DialectError.CANCELLED), // ABANDONED_QUERY
             Map.entry(31, DialectError.UNAVAILABLE), // QUERY_REJECTED
-            Map.entry(17, DialectError.UNAVAILABLE), // TRANSACTION_CONFLICT
+            Map.entry(17, DialectError.CONFLICT), // TRANSACTION_CONFLICT
             Map.entry(125, DialectError.UNAVAILABLE), // CATALOG_UNAVAILABLE
             Map.entry(65_537, DialectError.UNAVAILABLE), // TOO_MANY_REQUESTS_FAILED
             Map.entry(65_541, DialectError.UNAVAILABLE), // NO_NODES_AVAILABLE
@@ -69,6 +69,10 @@ public class TrinoErrorMapper extends JdbcErrorMapper {
             Map.entry(131_074, DialectError.UNAVAILABLE), // QUERY_QUEUE_FULL
             Map.entry(131_076, DialectError.UNAVAILABLE), // CLUSTER_OUT_OF_MEMORY
             Map.entry(131_080, DialectError.UNAVAILABLE), // ADMINISTRATIVELY_PREEMPTED
+            Map.entry(131_073, DialectError.RESOURCE_LIMIT), // EXCEEDED_GLOBAL_MEMORY_LIMIT
+            Map.entry(131_079, DialectError.RESOURCE_LIMIT), // EXCEEDED_LOCAL_MEMORY_LIMIT
+            Map.entry(131_078, DialectError.RESOURCE_LIMIT), // EXCEEDED_SPILL_LIMIT
+            Map.entry(131_081, DialectError.RESOURCE_LIMIT), // EXCEEDED_SCAN_LIMIT
             Map.entry(20, DialectError.INTERNAL), // UNKNOWN_TRANSACTION
             Map.entry(21, DialectError.INTERNAL), // NOT_IN_TRANSACTION
             Map.entry(22, DialectError.INTERNAL)); // TRANSACTION_ALREADY_ABORTED
