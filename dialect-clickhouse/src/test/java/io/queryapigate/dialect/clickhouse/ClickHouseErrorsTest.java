@@ -16,7 +16,7 @@ class ClickHouseErrorsTest {
             "159, TIMEOUT", "164, NOT_READ_ONLY", "396, ROW_LIMIT", "394, CANCELLED",
             "60, SYNTAX", "62, SYNTAX", "47, SYNTAX", "46, SYNTAX", "81, SYNTAX", "113, SYNTAX",
             "497, PERMISSION_DENIED", "192, PERMISSION_DENIED", "193, PERMISSION_DENIED", "516, PERMISSION_DENIED",
-            "202, UNAVAILABLE", "241, INTERNAL", "395, INTERNAL"})
+            "202, UNAVAILABLE", "241, RESOURCE_LIMIT", "395, INTERNAL"})
     void byCode(int code, DialectError expected) {
         assertThat(ClickHouseErrors.classify(code, 500)).isEqualTo(expected);
     }

@@ -406,7 +406,7 @@ class MariaDbSessionSafetyTest {
         assertThat(stats).isEqualTo(new QueryStats(0, 1, false));
         assertThat(rowsInT()).as("committed: visible elsewhere").isEqualTo(3);
         DialectException dup = failure(dialect, insert);
-        assertThat(dup.error()).as(dup.getMessage()).isEqualTo(DialectError.SYNTAX);
+        assertThat(dup.error()).as(dup.getMessage()).isEqualTo(DialectError.CONSTRAINT);
         assertThat(dialect.execute(read("UPDATE t SET name = 'TEN' WHERE id = 10").withMode(AccessMode.WRITE),
                 new RecordingSink()).updateCount()).isEqualTo(1);
         DialectException slow = failure(dialect,

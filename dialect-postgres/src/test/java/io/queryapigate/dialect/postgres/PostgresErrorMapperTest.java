@@ -36,8 +36,10 @@ class PostgresErrorMapperTest {
         "22012, SYNTAX",
         "0A000, SYNTAX",
         "3F000, SYNTAX",
-        "40001, INTERNAL",
-        "53200, INTERNAL",
+        "40001, CONFLICT",
+        "40P01, CONFLICT",
+        "23505, CONSTRAINT",
+        "53200, RESOURCE_LIMIT",
         "XX000, INTERNAL",
     })
     void classifiesBySqlState(String state, DialectError expected) {

@@ -44,7 +44,7 @@ class TrinoErrorMapperTest {
         "31, QUERY_REJECTED, UNAVAILABLE",
         "22, TRANSACTION_ALREADY_ABORTED, INTERNAL",
         "65536, GENERIC_INTERNAL_ERROR, INTERNAL",
-        "131073, EXCEEDED_GLOBAL_MEMORY_LIMIT, INTERNAL",
+        "131073, EXCEEDED_GLOBAL_MEMORY_LIMIT, RESOURCE_LIMIT",
         "16777216, HIVE_METASTORE_ERROR, INTERNAL"
     })
     void queryFailuresByCode(int code, String name, DialectError expected) {
