@@ -71,6 +71,7 @@ public final class TcpProxy implements AutoCloseable {
     private final Object lock = new Object();
     private final Set<Link> links = new HashSet<>(); // guarded by lock
     private ServerSocket listener; // guarded by lock; null while cut
+    private Thread acceptor; // guarded by lock; the listener's accept loop
     private boolean closed; // guarded by lock
     private volatile long delayNanos;
     private final AtomicInteger connections = new AtomicInteger();
@@ -229,18 +230,33 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
-    /** Closes the listener and every forwarded connection; {@link #restore()} undoes the first. */
+    /**
+     * Closes the listener and every forwarded connection; {@link #restore()} undoes the first. When it returns, new
+     * connections are refused.
+     */
     public void cut() {
         List<Link> open;
+        Thread stopping;
         synchronized (lock) {
             if (listener != null) {
                 closeQuietly(listener);
                 listener = null;
             }
+            stopping = acceptor;
+            acceptor = null;
             open = new ArrayList<>(links);
             links.clear();
         }
         open.forEach(Link::close);
+        // the kernel keeps listening until the blocked accept() has returned: wait for it, so that a connection
+        // attempted after cut() is refused rather than accepted and then reset
+        if (stopping != null && stopping != Thread.currentThread()) {
+            try {
+                stopping.join(2_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
@@ -304,7 +320,7 @@ public final class TcpProxy implements AutoCloseable {
 
     private void listen(ServerSocket socket) { // holds lock
         listener = socket;
-        Thread.ofPlatform().daemon().name("tcp-proxy-" + port + "-accept").start(() -> acceptLoop(socket));
+        acceptor = Thread.ofPlatform().daemon().name("tcp-proxy-" + port + "-accept").start(() -> acceptLoop(socket));
     }
 
     private void acceptLoop(ServerSocket socket) {
