@@ -3,7 +3,7 @@ package io.queryapigate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queryapigate.testing.TestConfig;
-import io.queryapigate.testing.TestServers;
+import io.queryapigate.testing.TestingPostgres;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * test's PostgreSQL user is a superuser), exits 0, and ends; plain {@code check} still opens nothing.
  */
 class CheckConnectIT {
-    private static final TestServers.Pg PG = TestServers.postgres();
+    private static final TestingPostgres.Database PG = TestingPostgres.server();
 
     private static Path repo() {
         return Path.of(System.getProperty("qag.repo", "..")).toAbsolutePath().normalize();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.TestConfig;
@@ -19,21 +20,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class HttpEnginesAllowListTest {
-    private static final String TRINO = env("QAG_TRINO_URL", "jdbc:trino://127.0.0.1:18080");
-    private static final String CLICKHOUSE = env("QAG_CLICKHOUSE_URL", "http://127.0.0.1:8123");
+    private static final TestServers.Server TRINO = TestServers.trino();
+    private static final TestServers.Server CLICKHOUSE = TestServers.clickhouse();
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
             GatewayApplication.class, TestConfig.write(
-                    "  lake:\n    dialect: trino\n    url: " + TRINO + "\n    user: test\n    properties:\n"
-                            + "      trino.catalog: tpch\n      trino.schema: tiny\n"
-                            + "  events:\n    dialect: clickhouse\n    url: " + CLICKHOUSE + "\n    user: default\n",
+                    "  lake:\n    dialect: trino\n    url: " + TRINO.url() + "\n    user: " + TRINO.user()
+                            + "\n    properties:\n      trino.catalog: tpch\n      trino.schema: tiny\n"
+                            + "  events:\n    dialect: clickhouse\n    url: " + CLICKHOUSE.url() + "\n    user: "
+                            + CLICKHOUSE.user() + "\n",
                     "").toString());
     private static Http http;
     private static String key;
-
-    private static String env(String name, String fallback) {
-        String v = System.getenv(name);
-        return v == null || v.isBlank() ? fallback : v;
-    }
 
     @BeforeAll
     static void key() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.Leaks;
@@ -34,8 +35,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 @ExtendWith(DropwizardExtensionsSupport.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class MariaDbAttackIT {
-    private static final io.queryapigate.dialect.testkit.TestServers.Server SERVER =
-            io.queryapigate.dialect.testkit.TestServers.mariadb();
+    private static final TestServers.Server SERVER = TestServers.mariadb();
     static final String DB = "qag_atk_" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
     static final List<String> SSNS = List.of("123-45-6789", "987-65-4321");
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(

@@ -8,7 +8,7 @@ import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.Leaks;
 import io.queryapigate.testing.TestConfig;
-import io.queryapigate.testing.TestServers;
+import io.queryapigate.testing.TestingPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -39,7 +39,7 @@ class PostgresAttackIT {
     /** Advisory locks held in this test's database, by any session. */
     static final String ADVISORY_LOCKS = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
             + "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())";
-    private static final TestServers.Pg DB = TestServers.postgres().freshDatabase("qag_attack");
+    private static final TestingPostgres.Database DB = TestingPostgres.freshDatabase("qag_attack");
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
             GatewayApplication.class, config());
     private static Http http;

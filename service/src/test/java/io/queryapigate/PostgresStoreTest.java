@@ -8,7 +8,7 @@ import io.queryapigate.cli.MigrateStoreCommand;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.TestConfig;
-import io.queryapigate.testing.TestServers;
+import io.queryapigate.testing.TestingPostgres;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** Two gateway instances sharing one real PostgreSQL store. */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class PostgresStoreTest {
-    private static final TestServers.Pg PG = TestServers.postgres().freshDatabase("qag_store");
+    private static final TestingPostgres.Database PG = TestingPostgres.freshDatabase("qag_store");
     private static final String STORE = "store:\n  url: " + PG.url() + "\n  user: " + PG.user() + "\n  password: "
             + PG.password() + "\n";
     /** Both instances trust what they read for 1 s: changes made on the other instance arrive within that. */
@@ -122,7 +122,7 @@ class PostgresStoreTest {
                     + " description, author, cache_ttl, created_at) SELECT id, 1, 'SELECT 7 AS seven', '{}', 'demo',"
                     + " NULL, 'test', 0, 0 FROM saved_queries WHERE name = 'moved'");
         });
-        TestServers.Pg target = TestServers.postgres().freshDatabase("qag_migrated");
+        TestingPostgres.Database target = TestingPostgres.freshDatabase("qag_migrated");
         try {
             long rows = MigrateStoreCommand.copy(sqliteUrl, null, null, target.url(), target.user(),
                     target.password());

@@ -12,7 +12,7 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.dialect.PrivilegeCheck;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.TestConfig;
-import io.queryapigate.testing.TestServers;
+import io.queryapigate.testing.TestingPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class PrivilegeWarningsAppTest {
-    private static final TestServers.Pg PG = TestServers.postgres();
+    private static final TestingPostgres.Database PG = TestingPostgres.server();
     private static final ListAppender<ILoggingEvent> LOGGED = new ListAppender<>();
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
             GatewayApplication.class, TestConfig.write(TestConfig.demoConnection()

@@ -6,10 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.TestConfig;
-import io.queryapigate.testing.TestServers;
+import io.queryapigate.testing.TestingPostgres;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +23,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** Per-key rates and quotas, exact under concurrency, shared across two instances through Redis; per-address limits. */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class RateLimitTest {
-    private static final TestServers.Pg PG = TestServers.postgres().freshDatabase("qag_limits");
-    private static final String REDIS = System.getenv().getOrDefault("QAG_REDIS_URL", "redis://127.0.0.1:6379");
+    private static final TestingPostgres.Database PG = TestingPostgres.freshDatabase("qag_limits");
+    private static final String REDIS = TestServers.redis().url();
     private static final String SHARED = "store:\n  url: " + PG.url() + "\n  user: " + PG.user() + "\n  password: "
             + PG.password() + "\nredis:\n  url: " + REDIS + "\n  keyPrefix: \"qagtest:" + UUID.randomUUID() + ":\"\n";
     private static final DropwizardAppExtension<GatewayConfiguration> A = new DropwizardAppExtension<>(

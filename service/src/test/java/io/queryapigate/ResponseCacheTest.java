@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.TcpProxy;
 import io.queryapigate.testing.TestConfig;
-import io.queryapigate.testing.TestServers;
-import java.net.URI;
+import io.queryapigate.testing.TestingPostgres;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -22,14 +22,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class ResponseCacheTest {
-    private static final TestServers.Pg PG = TestServers.postgres().freshDatabase("qag_cache");
-    private static final URI REDIS = URI.create(System.getenv().getOrDefault("QAG_REDIS_URL",
-            "redis://127.0.0.1:6379"));
+    private static final TestingPostgres.Database PG = TestingPostgres.freshDatabase("qag_cache");
+    private static final TestServers.Server REDIS = TestServers.redis();
     private static final TcpProxy PROXY = proxy();
     private static final String STORE = "store:\n  url: " + PG.url() + "\n  user: " + PG.user() + "\n  password: "
             + PG.password() + "\n";
     private static final String PREFIX = "qagtest:" + UUID.randomUUID() + ":";
-    private static final String SHARED = "redis:\n  url: " + REDIS + "\n  keyPrefix: \"" + PREFIX + "\"\n";
+    private static final String SHARED = "redis:\n  url: " + REDIS.url() + "\n  keyPrefix: \"" + PREFIX + "\"\n";
     private static final DropwizardAppExtension<GatewayConfiguration> A = new DropwizardAppExtension<>(
             GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(), STORE + SHARED).toString());
     private static final DropwizardAppExtension<GatewayConfiguration> B = new DropwizardAppExtension<>(
@@ -43,7 +42,7 @@ class ResponseCacheTest {
 
     private static TcpProxy proxy() {
         try {
-            return new TcpProxy(REDIS.getHost(), REDIS.getPort() < 0 ? 6379 : REDIS.getPort());
+            return new TcpProxy(REDIS.host(), REDIS.port());
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
         }

@@ -1,5 +1,6 @@
 package io.queryapigate.testing;
 
+import io.queryapigate.dialect.testkit.TestServers;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -7,29 +8,17 @@ import java.sql.Statement;
 import java.util.UUID;
 
 /**
- * The real servers the service tests need, found by the testkit's {@code TestServers} (environment variable, local
- * port, then Testcontainers where Docker exists; never skipped).
+ * Databases on the real PostgreSQL for the service tests. The server is found by the testkit's {@link
+ * TestServers#postgres()} (environment variable, local port, then Testcontainers where Docker exists; never
+ * skipped); this fixture adds a fresh database per test class, since the service's store migrates its own.
  */
-public final class TestServers {
-    private TestServers() {}
+public final class TestingPostgres {
+    private TestingPostgres() {}
 
-    /** A PostgreSQL server: JDBC URL of its admin database, user, password. */
-    public record Pg(String url, String user, String password) {
-        /** A new empty database on the server, for one test class. */
-        public Pg freshDatabase(String prefix) {
-            String name = prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-            try (Connection c = DriverManager.getConnection(url, user, password);
-                    Statement s = c.createStatement()) {
-                s.execute("CREATE DATABASE " + name);
-            } catch (SQLException e) {
-                throw new AssertionError("cannot create a test database on " + url, e);
-            }
-            int slash = url.lastIndexOf('/');
-            int query = url.indexOf('?', slash);
-            return new Pg(url.substring(0, slash + 1) + name + (query < 0 ? "" : url.substring(query)), user,
-                    password);
-        }
+    /** A database on the server: JDBC URL, user, password. */
+    public record Database(String url, String user, String password) {
 
+        /** Drops this database (a fresh one), closing whatever is still connected to it. */
         public void dropDatabase() {
             int slash = url.lastIndexOf('/');
             int query = url.indexOf('?', slash);
@@ -44,8 +33,31 @@ public final class TestServers {
         }
     }
 
-    public static Pg postgres() {
-        io.queryapigate.dialect.testkit.TestServers.Server s = io.queryapigate.dialect.testkit.TestServers.postgres();
-        return new Pg(s.url(), s.user(), s.password());
+    /** The server's own test database (shared: do not migrate a store into it). */
+    public static Database server() {
+        TestServers.Server s = TestServers.postgres();
+        return new Database(s.url(), s.user(), s.password());
+    }
+
+    /**
+     * A new empty database on the server, for one test class.
+     *
+     * @param prefix the name's start; a random suffix follows
+     * @return the database
+     */
+    public static Database freshDatabase(String prefix) {
+        Database server = server();
+        String url = server.url();
+        String name = prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        try (Connection c = DriverManager.getConnection(url, server.user(), server.password());
+                Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE " + name);
+        } catch (SQLException e) {
+            throw new AssertionError("cannot create a test database on " + url, e);
+        }
+        int slash = url.lastIndexOf('/');
+        int query = url.indexOf('?', slash);
+        return new Database(url.substring(0, slash + 1) + name + (query < 0 ? "" : url.substring(query)),
+                server.user(), server.password());
     }
 }

@@ -1,9 +1,9 @@
 package io.queryapigate.dialect.clickhouse;
 
 import io.queryapigate.dialect.spi.DialectContext;
+import io.queryapigate.dialect.testkit.TestServers;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -20,53 +20,40 @@ import java.util.Optional;
  * The real ClickHouse server the tests run against, and the tests' own access to it (plain HTTP, never the
  * dialect, so that a dialect bug cannot hide in a fixture or a check).
  *
- * <p>Found by {@code QAG_CLICKHOUSE_URL} first ({@code scripts/test.sh} exports it from the test-services env file),
- * then on the local port 8123 ({@code scripts/test-services.sh start} starts Debian's clickhouse-server there). There
- * is no container fallback and nothing is skipped: without a server every test fails, saying how to start one; under
- * {@code CI=true} the message says that CI must start it.
+ * <p>Found by the testkit's {@link TestServers#clickhouse()}: {@code QAG_CLICKHOUSE_URL}, else the local port 8123
+ * ({@code scripts/test-services.sh start} starts Debian's clickhouse-server there), else a container where Docker
+ * runs (never under {@code CI=true}). Nothing is skipped: without a server every test fails, saying how to start one.
  */
-final class TestClickHouse {
-    /** The server's base URL, such as {@code http://127.0.0.1:8123}. */
-    static final String URL;
-    /** Where the URL came from, for messages. */
-    static final String SOURCE;
-    /** The test user (the server's {@code default}, no password). */
-    static final String USER = "default";
+final class TestingClickHouse {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
 
-    static {
-        String env = System.getenv("QAG_CLICKHOUSE_URL");
-        if (env != null && !env.isBlank()) {
-            URL = env.strip().replaceAll("/+$", "");
-            SOURCE = "QAG_CLICKHOUSE_URL";
-        } else if (listening("127.0.0.1", 8123)) {
-            URL = "http://127.0.0.1:8123";
-            SOURCE = "local port 8123";
-        } else {
-            URL = null;
-            SOURCE = null;
-        }
-    }
-
-    private TestClickHouse() {}
+    private TestingClickHouse() {}
 
     /** Fails the test when no server was found. */
     static void require() {
-        if (URL == null) {
-            boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
-            throw new AssertionError("No ClickHouse server: set QAG_CLICKHOUSE_URL, or start the test servers with"
-                    + " scripts/test-services.sh start (scripts/test.sh does it)"
-                    + (ci ? "; CI=true: the CI script must start ClickHouse before the tests" : ""));
-        }
+        TestServers.clickhouse();
+    }
+
+    /** The server's base URL, such as {@code http://127.0.0.1:8123}. */
+    static String url() {
+        return TestServers.clickhouse().url();
+    }
+
+    /** The test user (the server's {@code default}, no password). */
+    static String user() {
+        return TestServers.clickhouse().user();
     }
 
     /** host:port of the server, for a proxy in front of it. */
     static String hostPort() {
-        require();
-        URI uri = URI.create(URL);
-        return uri.getHost() + ":" + (uri.getPort() < 0 ? 8123 : uri.getPort());
+        return TestServers.clickhouse().hostPort();
+    }
+
+    /** The server's address, for a proxy in front of it. */
+    static InetSocketAddress address() {
+        return TestServers.clickhouse().address();
     }
 
     /** Runs one statement; fails on any error. */
@@ -95,12 +82,13 @@ final class TestClickHouse {
         settings.forEach((k, v) -> q.append(q.isEmpty() ? "?" : "&").append(k).append('=')
                 .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(URL + "/" + q))
+            return HTTP.send(HttpRequest.newBuilder(URI.create(url() + "/" + q))
                             .timeout(Duration.ofSeconds(60))
                             .POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8)).build(),
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new AssertionError("ClickHouse at " + URL + " (" + SOURCE + ") did not answer: " + e, e);
+            throw new AssertionError("ClickHouse at " + url() + " (" + TestServers.clickhouse().source()
+                    + ") did not answer: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);
@@ -139,21 +127,12 @@ final class TestClickHouse {
 
     /** A context for the dialect with the test user. */
     static DialectContext context(String url, int poolSize) {
-        return context(url, Optional.of(USER), Optional.empty(), poolSize);
+        return context(url, Optional.of(user()), Optional.empty(), poolSize);
     }
 
     /** A context for the dialect. */
     static DialectContext context(String url, Optional<String> user, Optional<String> password, int poolSize) {
         return new DialectContext("ch-test", url, user, password, Duration.ofSeconds(30), 10_000, poolSize,
                 Path.of(System.getProperty("java.io.tmpdir")));
-    }
-
-    private static boolean listening(String host, int port) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(host, port), 1000);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
     }
 }

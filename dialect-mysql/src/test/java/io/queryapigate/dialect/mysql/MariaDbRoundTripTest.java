@@ -32,16 +32,16 @@ class MariaDbRoundTripTest {
 
     @BeforeAll
     static void createDatabase() throws Exception {
-        TestMariaDb.recreateDatabase(DB);
-        try (Connection c = TestMariaDb.admin(DB)) {
-            TestMariaDb.exec(c, "CREATE TABLE customer (id INT PRIMARY KEY, name VARCHAR(50)) ENGINE=InnoDB",
+        TestingMariaDb.recreateDatabase(DB);
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            TestingMariaDb.exec(c, "CREATE TABLE customer (id INT PRIMARY KEY, name VARCHAR(50)) ENGINE=InnoDB",
                     "INSERT INTO customer VALUES (1, 'alpha'), (2, 'beta'), (3, 'gamma')");
         }
     }
 
     @AfterAll
     static void dropDatabase() throws Exception {
-        TestMariaDb.dropDatabase(DB);
+        TestingMariaDb.dropDatabase(DB);
     }
 
     @BeforeEach
@@ -78,7 +78,7 @@ class MariaDbRoundTripTest {
         long[] nanos = new long[CALLS];
         List<CountingSocketFactory.Command> commands;
         SessionPlan plan;
-        try (MySqlDialect d = TestMariaDb.dialect(DB, COUNTING, Map.of(), 1)) {
+        try (MySqlDialect d = TestingMariaDb.dialect(DB, COUNTING, Map.of(), 1)) {
             commands = measure(d, CALLS, nanos);
             plan = d.sessionStrategy().plan(lookup(1));
         }
@@ -102,7 +102,7 @@ class MariaDbRoundTripTest {
         // the session mode sends one SET more per call: the same counter must show 3
         long[] nanos = new long[CALLS];
         List<CountingSocketFactory.Command> commands;
-        try (MySqlDialect d = TestMariaDb.dialect(DB, COUNTING, Map.of("mysql.time_limit_mode", "session"), 1)) {
+        try (MySqlDialect d = TestingMariaDb.dialect(DB, COUNTING, Map.of("mysql.time_limit_mode", "session"), 1)) {
             commands = measure(d, CALLS, nanos);
         }
         assertThat(commands).hasSize(3 * CALLS).allMatch(CountingSocketFactory.Command::isQuery);
@@ -116,7 +116,7 @@ class MariaDbRoundTripTest {
     @Test
     void theConnectionIsPingedOnlyAfterIdling() throws Exception {
         // short window: idle longer than it (and than HikariCP's 500 ms bypass), and the borrow pings once
-        try (MySqlDialect d = TestMariaDb.dialect(DB, COUNTING, Map.of("mysql.idle_validation", "200ms"), 1)) {
+        try (MySqlDialect d = TestingMariaDb.dialect(DB, COUNTING, Map.of("mysql.idle_validation", "200ms"), 1)) {
             measure(d, 3, null);
             Thread.sleep(800);
             CountingSocketFactory.reset();
@@ -126,7 +126,7 @@ class MariaDbRoundTripTest {
             assertThat(commands.get(0).isPing()).as("COM_PING first: %s", commands).isTrue();
         }
         // default window (5 s): the same idle time sends nothing but the call itself
-        try (MySqlDialect d = TestMariaDb.dialect(DB, COUNTING, Map.of(), 1)) {
+        try (MySqlDialect d = TestingMariaDb.dialect(DB, COUNTING, Map.of(), 1)) {
             measure(d, 3, null);
             Thread.sleep(800);
             CountingSocketFactory.reset();
@@ -137,7 +137,7 @@ class MariaDbRoundTripTest {
 
     @Test
     void openingAConnectionCostsThreeStatements() {
-        try (MySqlDialect d = TestMariaDb.dialect(DB, COUNTING, Map.of(), 1)) {
+        try (MySqlDialect d = TestingMariaDb.dialect(DB, COUNTING, Map.of(), 1)) {
             d.execute(lookup(1), new RecordingSink());
             List<String> sql = new ArrayList<>();
             for (CountingSocketFactory.Command c : CountingSocketFactory.commands()) {

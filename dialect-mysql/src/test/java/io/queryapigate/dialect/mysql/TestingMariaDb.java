@@ -2,9 +2,7 @@ package io.queryapigate.dialect.mysql;
 
 import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.testkit.TestServers;
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -17,70 +15,52 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The real MariaDB the tests run against, found by the testkit's {@link TestServers#mariadb()}: {@code
- * QAG_MARIADB_URL}/{@code _USER}/{@code _PASSWORD} when set, else 127.0.0.1:3306 with test/test when that port
- * answers, else a Testcontainers MariaDB 10.11 where Docker runs (never under CI=true). There is no skip: a missing
- * server fails the tests, with the command that starts one. The tests build their own {@code jdbc:mysql://} URLs
- * from the server's host and port (the dialect speaks Connector/J).
+ * The real MariaDB the tests run against, found by the testkit's {@link TestServers#mariadb()} (its one policy:
+ * {@code QAG_MARIADB_URL}/{@code _USER}/{@code _PASSWORD}, else 127.0.0.1:3306 with test/test, else a Testcontainers
+ * MariaDB 10.11 where Docker runs, never under CI=true). There is no skip: a missing server fails the tests, with
+ * the command that starts one. The tests build their own {@code jdbc:mysql://} URLs from the server's host and port
+ * (the dialect speaks Connector/J).
  *
  * <p>Tests create only databases, users and routines named {@code qag_my_*} and drop them afterwards; other test
  * classes share the server.
  */
-final class TestMariaDb {
-    static final String HOST_PORT;
-    static final String USER;
-    static final String PASSWORD;
-    private static final AssertionError MISSING;
+final class TestingMariaDb {
 
-    static {
-        String hostPort = "127.0.0.1:3306";
-        String user = "test";
-        String password = "test";
-        AssertionError missing = null;
-        try {
-            TestServers.Server server = TestServers.mariadb();
-            String url = server.url();
-            String rest = url.substring(url.indexOf("://") + 3);
-            int end = rest.indexOf('/');
-            hostPort = end < 0 ? rest : rest.substring(0, end);
-            user = server.user();
-            password = server.password();
-        } catch (AssertionError e) {
-            missing = e;
-        }
-        HOST_PORT = hostPort;
-        USER = user;
-        PASSWORD = password;
-        MISSING = missing;
+    private TestingMariaDb() {}
+
+    /** Fails (never skips) when there is no server. */
+    static void require() {
+        TestServers.mariadb();
     }
 
-    private TestMariaDb() {}
+    /** The server's {@code host:port}. */
+    static String hostPort() {
+        return TestServers.mariadb().hostPort();
+    }
 
-    /** Fails (never skips) when the server does not answer. */
-    static void require() {
-        if (MISSING != null) {
-            throw new AssertionError(MISSING.getMessage() + ". These tests never skip.", MISSING);
-        }
-        String[] hp = HOST_PORT.split(":");
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(hp[0], hp.length > 1 ? Integer.parseInt(hp[1]) : 3306), 2000);
-        } catch (IOException e) {
-            throw new AssertionError("MariaDB is not reachable at " + HOST_PORT + " (QAG_MARIADB_URL"
-                    + (System.getenv("CI") != null ? ", CI=" + System.getenv("CI") : "") + "): start it with"
-                    + " 'SERVICES=mariadb scripts/test-services.sh start'. These tests never skip.", e);
-        }
+    /** The server's address, for a {@link io.queryapigate.dialect.testkit.TcpProxy}. */
+    static InetSocketAddress address() {
+        return TestServers.mariadb().address();
+    }
+
+    static String user() {
+        return TestServers.mariadb().user();
+    }
+
+    static String password() {
+        return TestServers.mariadb().password();
     }
 
     static String url(String database, String extra) {
-        return "jdbc:mysql://" + HOST_PORT + "/" + database + "?sslMode=DISABLED" + (extra.isEmpty() ? "" : "&" + extra);
+        return "jdbc:mysql://" + hostPort() + "/" + database + "?sslMode=DISABLED" + (extra.isEmpty() ? "" : "&" + extra);
     }
 
     /** A plain Connector/J connection as the admin test user (autocommit). */
     static Connection admin(String database) throws SQLException {
         require();
         Properties p = new Properties();
-        p.setProperty("user", USER);
-        p.setProperty("password", PASSWORD);
+        p.setProperty("user", user());
+        p.setProperty("password", password());
         p.setProperty("allowMultiQueries", "false");
         return DriverManager.getConnection(url(database, ""), p);
     }
@@ -120,6 +100,6 @@ final class TestMariaDb {
     static MySqlDialect dialect(String database, String urlExtra, Map<String, String> properties, int poolSize) {
         require();
         return (MySqlDialect) new MySqlDialectFactory()
-                .create(context(url(database, urlExtra), USER, PASSWORD, poolSize), properties);
+                .create(context(url(database, urlExtra), user(), password(), poolSize), properties);
     }
 }

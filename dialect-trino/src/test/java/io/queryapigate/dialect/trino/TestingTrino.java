@@ -1,11 +1,9 @@
 package io.queryapigate.dialect.trino;
 
 import io.queryapigate.dialect.spi.DialectContext;
+import io.queryapigate.dialect.testkit.TestServers;
 import io.trino.jdbc.TrinoDriver;
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -19,67 +17,53 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The real Trino the tests run against: {@code QAG_TRINO_URL} (and {@code QAG_TRINO_USER}, default {@code test})
- * when set ({@code scripts/test.sh} exports them from {@code /tmp/qag-test-services.env}), else {@code
- * jdbc:trino://127.0.0.1:18080} when that port answers (as {@code scripts/test-services.sh} starts it). There is no
- * skip and no container fallback: a missing server fails the tests, with the command that starts one; under {@code
- * CI=true} it must have been started by the CI script. The server needs the {@code memory}, {@code tpch} and
- * {@code blackhole} catalogs.
+ * The real Trino the tests run against, found by the testkit's {@link TestServers#trino()}: {@code QAG_TRINO_URL}
+ * (and {@code QAG_TRINO_USER}, default {@code test}; {@code scripts/test.sh} exports them from {@code
+ * /tmp/qag-test-services.env}), else {@code jdbc:trino://127.0.0.1:18080} when that port answers (as {@code
+ * scripts/test-services.sh} starts it), else a container where Docker runs (never under {@code CI=true}). There is
+ * no skip: a missing server fails the tests, with the command that starts one. The server needs the {@code memory},
+ * {@code tpch} and {@code blackhole} catalogs.
  *
  * <p>Tests create only schemas named {@code memory.qag_trino_*}; other test classes (and other modules' tests)
  * share the server, so every check of {@code system.runtime.queries} selects the test's own queries by a marker
  * comment or a unique {@code source}.
  */
-final class TestTrino {
-    static final String URL;
-    static final String HOST_PORT;
-    static final String USER;
-    static final String SOURCE;
-    private static final AssertionError MISSING;
+final class TestingTrino {
     private static final TrinoDriver DRIVER = new TrinoDriver();
 
-    static {
-        String url = System.getenv("QAG_TRINO_URL");
-        String source;
-        AssertionError missing = null;
-        if (url != null && !url.isBlank()) {
-            source = "QAG_TRINO_URL";
-        } else {
-            url = "jdbc:trino://127.0.0.1:18080";
-            source = "local port 18080";
-        }
-        URI uri = URI.create(url.substring("jdbc:".length()));
-        String hostPort = uri.getHost() + ":" + (uri.getPort() < 0 ? 8080 : uri.getPort());
-        if (!listening(uri.getHost(), uri.getPort() < 0 ? 8080 : uri.getPort())) {
-            boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
-            missing = new AssertionError("No Trino at " + url + " (" + source + "): set QAG_TRINO_URL, or start the"
-                    + " test servers with 'SERVICES=trino scripts/test-services.sh start' (scripts/test.sh does it)"
-                    + (ci ? "; CI=true: the CI script must start Trino" : "") + ". These tests never skip.");
-        }
-        String user = System.getenv("QAG_TRINO_USER");
-        URL = "jdbc:trino://" + hostPort;
-        HOST_PORT = hostPort;
-        USER = user == null || user.isBlank() ? "test" : user;
-        SOURCE = source;
-        MISSING = missing;
+    private TestingTrino() {}
+
+    /** Fails (never skips) when there is no server. */
+    static void require() {
+        TestServers.trino();
     }
 
-    private TestTrino() {}
+    /** {@code jdbc:trino://host:port}, without catalog or schema. */
+    static String url() {
+        return "jdbc:trino://" + hostPort();
+    }
 
-    /** Fails (never skips) when the server does not answer. */
-    static void require() {
-        if (MISSING != null) {
-            throw new AssertionError(MISSING.getMessage(), MISSING);
-        }
+    /** The server's {@code host:port}. */
+    static String hostPort() {
+        return TestServers.trino().hostPort();
+    }
+
+    /** The server's address, for a proxy in front of it. */
+    static InetSocketAddress address() {
+        return TestServers.trino().address();
+    }
+
+    static String user() {
+        return TestServers.trino().user();
     }
 
     /** A plain trino-jdbc connection (auto-commit) for fixtures and checks, tagged with its own source. */
     static Connection admin() throws SQLException {
         require();
         Properties p = new Properties();
-        p.setProperty("user", USER);
+        p.setProperty("user", user());
         p.setProperty("source", "qag-trino-test-admin");
-        return DRIVER.connect(URL, p);
+        return DRIVER.connect(url(), p);
     }
 
     static void exec(String... statements) throws SQLException {
@@ -146,21 +130,12 @@ final class TestTrino {
     }
 
     static DialectContext context(String url, int poolSize) {
-        return new DialectContext("trino-test", url, Optional.of(USER), Optional.empty(), Duration.ofSeconds(30),
+        return new DialectContext("trino-test", url, Optional.of(user()), Optional.empty(), Duration.ofSeconds(30),
                 10_000, poolSize, Path.of("/tmp"));
     }
 
     static TrinoDialect dialect(String catalogSchemaPath, Map<String, String> properties, int poolSize) {
         require();
-        return (TrinoDialect) new TrinoDialectFactory().create(context(URL + catalogSchemaPath, poolSize), properties);
-    }
-
-    private static boolean listening(String host, int port) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(host, port), 1000);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+        return (TrinoDialect) new TrinoDialectFactory().create(context(url() + catalogSchemaPath, poolSize), properties);
     }
 }

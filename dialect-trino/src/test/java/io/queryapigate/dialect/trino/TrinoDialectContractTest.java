@@ -36,7 +36,7 @@ class TrinoDialectContractTest extends AbstractDialectContractTest {
 
     @BeforeAll
     static void createSchema() throws Exception {
-        TestTrino.schema(SCHEMA);
+        TestingTrino.schema(SCHEMA);
     }
 
     @AfterEach
@@ -52,8 +52,8 @@ class TrinoDialectContractTest extends AbstractDialectContractTest {
 
     @Override
     protected void setUpFixture(List<String> statements) throws Exception {
-        TestTrino.require();
-        try (var c = TestTrino.admin(); var st = c.createStatement()) {
+        TestingTrino.require();
+        try (var c = TestingTrino.admin(); var st = c.createStatement()) {
             st.execute("USE memory." + SCHEMA);
             for (String sql : statements) {
                 st.execute(sql);
@@ -84,13 +84,13 @@ class TrinoDialectContractTest extends AbstractDialectContractTest {
 
     @Override
     protected Dialect createDialect(int poolSize) throws Exception {
-        TestTrino.require();
+        TestingTrino.require();
         if (proxy == null) {
-            proxy = new TcpProxy(TestTrino.HOST_PORT);
+            proxy = new TcpProxy(TestingTrino.hostPort());
             PROXIES.add(proxy);
         }
         return new TrinoDialectFactory().create(
-                TestTrino.context("jdbc:trino://" + proxy.hostPort() + "/memory/" + SCHEMA, poolSize), Map.of());
+                TestingTrino.context("jdbc:trino://" + proxy.hostPort() + "/memory/" + SCHEMA, poolSize), Map.of());
     }
 
     /** CPU-bound, constant memory: 6 M x 1.5 M rows, hours on two cores. */

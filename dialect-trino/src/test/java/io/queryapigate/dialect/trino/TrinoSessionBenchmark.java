@@ -41,12 +41,12 @@ public final class TrinoSessionBenchmark {
      * @throws Exception when Trino fails
      */
     public static void main(String[] args) throws Exception {
-        TestTrino.require();
-        try (TcpProxy proxy = new TcpProxy(TestTrino.HOST_PORT)) {
+        TestingTrino.require();
+        try (TcpProxy proxy = new TcpProxy(TestingTrino.hostPort())) {
             String url = "jdbc:trino://" + proxy.hostPort();
             TrinoDriver driver = new TrinoDriver();
             Properties p = new Properties();
-            p.setProperty("user", TestTrino.USER);
+            p.setProperty("user", TestingTrino.user());
             p.setProperty("explicitPrepare", "false");
 
             int connects = 20_000;
@@ -88,7 +88,7 @@ public final class TrinoSessionBenchmark {
             });
             driver.close();
 
-            try (TrinoDialect d = (TrinoDialect) new TrinoDialectFactory().create(TestTrino.context(url, 4), Map.of())) {
+            try (TrinoDialect d = (TrinoDialect) new TrinoDialectFactory().create(TestingTrino.context(url, 4), Map.of())) {
                 QueryRequest read = QueryRequest.read("SELECT 1", List.of(), Duration.ofSeconds(30), 10);
                 measure(proxy, "E. TrinoDialect read (what ships; ROLLBACK after the call returns)",
                         () -> d.execute(read, new RecordingSink()));
