@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.queryapigate.dialect.testkit.TcpProxy;
 import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
-import io.queryapigate.testing.TcpProxy;
 import io.queryapigate.testing.TestConfig;
 import io.queryapigate.testing.TestingPostgres;
 import java.util.Map;

@@ -3,6 +3,7 @@ package io.queryapigate.dialect.clickhouse;
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.testkit.AbstractDialectContractTest;
+import io.queryapigate.dialect.testkit.TcpProxy;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -95,9 +96,9 @@ class ClickHouseDialectContractTest extends AbstractDialectContractTest {
     protected Dialect createDialect(int poolSize) throws Exception {
         TestingClickHouse.require();
         if (proxy == null) {
-            proxy = new TcpProxy(TestingClickHouse.hostPort());
+            proxy = new TcpProxy(TestingClickHouse.address());
         }
-        return new ClickHouseDialectFactory().create(TestingClickHouse.context(proxy.url(), poolSize),
+        return new ClickHouseDialectFactory().create(TestingClickHouse.context("http://" + proxy.hostPort(), poolSize),
                 Map.of(ClickHouseDialectConfig.DATABASE, DB, ClickHouseDialectConfig.CONNECT_TIMEOUT, "2s"));
     }
 

@@ -14,6 +14,7 @@ import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.RowSink;
 import io.queryapigate.dialect.testkit.RecordingSink;
+import io.queryapigate.dialect.testkit.TcpProxy;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.InetAddress;
@@ -102,13 +103,13 @@ class ClickHouseDialectTest {
     }
 
     private TcpProxy proxy() throws Exception {
-        TcpProxy p = new TcpProxy(TestingClickHouse.hostPort());
+        TcpProxy p = TcpProxy.to(TestingClickHouse.address()).recordSent().start();
         proxies.add(p);
         return p;
     }
 
     private Dialect dialectVia(TcpProxy proxy) {
-        Dialect d = new ClickHouseDialectFactory().create(TestingClickHouse.context(proxy.url(), 2), Map.of());
+        Dialect d = new ClickHouseDialectFactory().create(TestingClickHouse.context("http://" + proxy.hostPort(), 2), Map.of());
         opened.add(d);
         return d;
     }

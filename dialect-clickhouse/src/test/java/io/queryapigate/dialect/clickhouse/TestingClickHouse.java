@@ -46,11 +46,6 @@ final class TestingClickHouse {
         return TestServers.clickhouse().user();
     }
 
-    /** host:port of the server, for a proxy in front of it. */
-    static String hostPort() {
-        return TestServers.clickhouse().hostPort();
-    }
-
     /** The server's address, for a proxy in front of it. */
     static InetSocketAddress address() {
         return TestServers.clickhouse().address();

@@ -2,6 +2,7 @@ package io.queryapigate.dialect.mysql;
 
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.testkit.AbstractDialectContractTest;
+import io.queryapigate.dialect.testkit.TcpProxy;
 import java.sql.Connection;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +62,7 @@ class MySqlDialectContractTest extends AbstractDialectContractTest {
     protected Dialect createDialect(int poolSize) throws Exception {
         TestingMariaDb.require();
         if (proxy == null) {
-            proxy = new TcpProxy(TestingMariaDb.hostPort());
+            proxy = new TcpProxy(TestingMariaDb.address());
         }
         String url = "jdbc:mysql://" + proxy.hostPort() + "/" + DB + "?sslMode=DISABLED";
         return new MySqlDialectFactory().create(

@@ -3,6 +3,7 @@ package io.queryapigate.dialect.trino;
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.testkit.AbstractDialectContractTest;
+import io.queryapigate.dialect.testkit.TcpProxy;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -86,7 +87,7 @@ class TrinoDialectContractTest extends AbstractDialectContractTest {
     protected Dialect createDialect(int poolSize) throws Exception {
         TestingTrino.require();
         if (proxy == null) {
-            proxy = new TcpProxy(TestingTrino.hostPort());
+            proxy = new TcpProxy(TestingTrino.address());
             PROXIES.add(proxy);
         }
         return new TrinoDialectFactory().create(

@@ -12,7 +12,9 @@ import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.SessionPlan;
 import io.queryapigate.dialect.spi.TableNamespace;
+import io.queryapigate.dialect.testkit.HttpRequests;
 import io.queryapigate.dialect.testkit.RecordingSink;
+import io.queryapigate.dialect.testkit.TcpProxy;
 import java.math.BigDecimal;
 import java.sql.JDBCType;
 import java.time.Duration;
@@ -28,6 +30,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -403,7 +406,9 @@ class TrinoDialectTest {
     @Test
     void eachCallSendsExactlyItsPlan() throws Exception {
         String source = "qag-trino-plan-" + UUID.randomUUID();
-        try (TcpProxy proxy = new TcpProxy(TestingTrino.hostPort());
+        AtomicLong httpRequests = new AtomicLong();
+        try (TcpProxy proxy = TcpProxy.to(TestingTrino.address())
+                        .tap(() -> new HttpRequests(httpRequests::incrementAndGet)).start();
                 TrinoDialect d = (TrinoDialect) new TrinoDialectFactory().create(
                         TestingTrino.context("jdbc:trino://" + proxy.hostPort() + "/tpch/tiny", 1),
                         Map.of("trino.source", source))) {
@@ -414,12 +419,12 @@ class TrinoDialectTest {
             List<Long> requests = new ArrayList<>();
             int queries = 0;
             for (QueryRequest request : List.of(plain, withParameter, write)) {
-                long before = proxy.requests();
+                long before = httpRequests.get();
                 d.execute(request, new RecordingSink());
                 SessionPlan plan = d.sessionStrategy().plan(request);
                 queries += plan.before().size() + 1 + plan.after().size();
                 awaitQueries(source, queries); // the ROLLBACK runs just after the call returns
-                requests.add(proxy.requests() - before);
+                requests.add(httpRequests.get() - before);
             }
             List<String> sent = TestingTrino.queriesFrom(source).stream().map(q -> q.get(0)).toList();
             SessionPlan p1 = d.sessionStrategy().plan(plain);

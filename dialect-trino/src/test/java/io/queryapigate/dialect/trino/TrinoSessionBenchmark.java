@@ -3,7 +3,9 @@ package io.queryapigate.dialect.trino;
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryRequest;
+import io.queryapigate.dialect.testkit.HttpRequests;
 import io.queryapigate.dialect.testkit.RecordingSink;
+import io.queryapigate.dialect.testkit.TcpProxy;
 import io.trino.jdbc.TrinoDriver;
 import java.sql.Connection;
 import java.sql.JDBCType;
@@ -15,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Per-call cost of the Trino session strategies on the real test Trino: {@code SELECT 1} calls, median and 90th
@@ -26,6 +29,7 @@ import java.util.Properties;
 public final class TrinoSessionBenchmark {
     private static final int CALLS = 40;
     private static final int WARMUP = 10;
+    private static final AtomicLong REQUESTS = new AtomicLong();
 
     private TrinoSessionBenchmark() {}
 
@@ -42,7 +46,8 @@ public final class TrinoSessionBenchmark {
      */
     public static void main(String[] args) throws Exception {
         TestingTrino.require();
-        try (TcpProxy proxy = new TcpProxy(TestingTrino.hostPort())) {
+        try (TcpProxy proxy = TcpProxy.to(TestingTrino.address())
+                .tap(() -> new HttpRequests(REQUESTS::incrementAndGet)).start()) {
             String url = "jdbc:trino://" + proxy.hostPort();
             TrinoDriver driver = new TrinoDriver();
             Properties p = new Properties();
@@ -116,12 +121,12 @@ public final class TrinoSessionBenchmark {
         long[] millis = new long[CALLS];
         long[] requests = new long[CALLS];
         for (int i = 0; i < CALLS; i++) {
-            long r0 = proxy.requests();
+            long r0 = REQUESTS.get();
             long t0 = System.nanoTime();
             call.run();
             millis[i] = System.nanoTime() - t0;
             Thread.sleep(100); // let a background ROLLBACK land in this call's request count
-            requests[i] = proxy.requests() - r0;
+            requests[i] = REQUESTS.get() - r0;
         }
         Arrays.sort(millis);
         Arrays.sort(requests);
