@@ -2,8 +2,8 @@ package io.queryapigate.dialect.testkit;
 
 /**
  * Sees the bytes of one direction of one connection, in order, as they cross: a {@link TcpProxy} hands it what a
- * client sends. A tap parses or counts; it must not keep the array (it is reused) and should be quick, since it
- * runs on the thread that moves the bytes.
+ * client sends, a {@link CountingSocket} what its socket writes or reads. A tap parses or counts; it must not keep
+ * the array (it is reused) and should be quick, since it runs on the thread that moves the bytes.
  *
  * <p>One tap sees one stream, so a parser may keep its state between calls; the chunks are cut wherever the
  * network or the driver cut them, not at message boundaries.

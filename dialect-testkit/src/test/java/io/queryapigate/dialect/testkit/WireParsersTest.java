@@ -70,4 +70,36 @@ class WireParsersTest {
             assertThat(requests).as("chunks of %d", size).hasValue(3);
         }
     }
+
+    private static byte[] pgMessage(char type, int bodyLength) {
+        byte[] m = new byte[5 + bodyLength];
+        m[0] = (byte) type;
+        int length = bodyLength + 4;
+        m[1] = (byte) (length >>> 24);
+        m[2] = (byte) (length >>> 16);
+        m[3] = (byte) (length >>> 8);
+        m[4] = (byte) length;
+        java.util.Arrays.fill(m, 5, m.length, (byte) 'Z'); // a body that looks like headers must not count
+        return m;
+    }
+
+    @Test
+    void postgresMessagesAreFramedByTheirLength() {
+        ByteArrayOutputStream stream = new ByteArrayOutputStream();
+        stream.writeBytes(pgMessage('1', 0)); // ParseComplete
+        stream.writeBytes(pgMessage('T', 40)); // RowDescription
+        stream.writeBytes(pgMessage('D', 70_000)); // a large DataRow
+        stream.writeBytes(pgMessage('C', 13)); // CommandComplete
+        stream.writeBytes(pgMessage('Z', 1)); // ReadyForQuery
+        for (int size : new int[] {1, 4, 4096, 100_000}) {
+            CountingSocket.Counter counter = new CountingSocket.Counter();
+            CountingSocket.Snapshot before = counter.snapshot();
+            feed(new PostgresMessages(counter::message), stream.toByteArray(), size);
+            CountingSocket.Snapshot after = counter.snapshot().minus(before);
+            assertThat(after.messages(PostgresMessages.READY_FOR_QUERY)).as("chunks of %d", size).isEqualTo(1);
+            assertThat(after.messages('D')).isEqualTo(1);
+            assertThat(counter.messages('T')).isEqualTo(1);
+            assertThat(after.messages('E')).isZero();
+        }
+    }
 }
