@@ -2,7 +2,7 @@ package io.queryapigate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import io.queryapigate.testing.TestingPostgres;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,7 +46,7 @@ class CheckConnectIT {
 
     @Test
     void connectPrintsEachConnectionsWarningsAndPlainCheckOpensNothing() throws Exception {
-        Path config = TestConfig.write(TestConfig.demoConnection()
+        Path config = TestingConfig.write(TestingConfig.demoConnection()
                 + "  sales:\n    dialect: postgres\n    url: " + PG.url() + "\n    user: " + PG.user()
                 + "\n    password: ${QAG_IT_PG_PASSWORD}\n    poolSize: 1\n", "");
 

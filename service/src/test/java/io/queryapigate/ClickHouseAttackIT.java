@@ -8,7 +8,7 @@ import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.Leaks;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -68,7 +68,7 @@ class ClickHouseAttackIT {
                 + SSNS.get(1) + "')");
         direct("CREATE TABLE " + DB + "_other.secret (token String) ENGINE = Memory");
         direct("INSERT INTO " + DB + "_other.secret VALUES ('" + SECRET + "')");
-        return TestConfig.write("  ch:\n    dialect: clickhouse\n    url: " + URL + "\n    user: " + CLICKHOUSE.user()
+        return TestingConfig.write("  ch:\n    dialect: clickhouse\n    url: " + URL + "\n    user: " + CLICKHOUSE.user()
                 + "\n    properties:\n      clickhouse.database: " + DB + "\n", "").toString();
     }
 

@@ -9,7 +9,7 @@ import io.queryapigate.dialect.PrivilegeCheck;
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.testkit.TestServers;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import io.queryapigate.testing.TestingPostgres;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -114,7 +114,7 @@ class PrivilegeWarningsTest {
         config.getConnections().put("reports", connection("postgres", pg.url(), PG_READER, PASSWORD));
         ConnectionConfig demo = connection("duckdb", "demo.duckdb", null, null);
         demo.setProperties(Map.of("duckdb.read_only", "true",
-                "duckdb.init_script", TestConfig.repo().resolve("config/demo/demo-duckdb.sql").toString()));
+                "duckdb.init_script", TestingConfig.repo().resolve("config/demo/demo-duckdb.sql").toString()));
         config.getConnections().put("demo", demo);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         int count;

@@ -8,7 +8,7 @@ import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.Leaks;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -57,7 +57,7 @@ class TrinoAttackIT {
                 "CREATE TABLE memory." + SCHEMA + ".people (id integer, name varchar, ssn varchar)",
                 "INSERT INTO memory." + SCHEMA + ".people VALUES (1, 'Ada', '" + SSNS.get(0) + "'), (2, 'Bob', '"
                         + SSNS.get(1) + "')");
-        return TestConfig.write("  lake:\n    dialect: trino\n    url: " + URL + "\n    user: " + TRINO.user()
+        return TestingConfig.write("  lake:\n    dialect: trino\n    url: " + URL + "\n    user: " + TRINO.user()
                 + "\n    properties:\n      trino.catalog: memory\n      trino.schema: " + SCHEMA + "\n", "").toString();
     }
 

@@ -6,10 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Writes a complete service YAML into a fresh temporary home: random ports, SQLite store, DuckDB demo database. */
-public final class TestConfig {
+public final class TestingConfig {
     public static final String ADMIN_KEY = "test-admin-key-0123456789";
 
-    private TestConfig() {}
+    private TestingConfig() {}
 
     /** The repository root (for config/demo/demo-duckdb.sql). */
     public static Path repo() {

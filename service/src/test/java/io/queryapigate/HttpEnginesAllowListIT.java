@@ -7,7 +7,7 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,11 +19,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * against the connection's catalog and schema) and the real ClickHouse (database.table).
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
-class HttpEnginesAllowListTest {
+class HttpEnginesAllowListIT {
     private static final TestServers.Server TRINO = TestServers.trino();
     private static final TestServers.Server CLICKHOUSE = TestServers.clickhouse();
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(
+            GatewayApplication.class, TestingConfig.write(
                     "  lake:\n    dialect: trino\n    url: " + TRINO.url() + "\n    user: " + TRINO.user()
                             + "\n    properties:\n      trino.catalog: tpch\n      trino.schema: tiny\n"
                             + "  events:\n    dialect: clickhouse\n    url: " + CLICKHOUSE.url() + "\n    user: "
@@ -35,7 +35,7 @@ class HttpEnginesAllowListTest {
     @BeforeAll
     static void key() {
         http = new Http("http://127.0.0.1:" + APP.getLocalPort());
-        Reply r = http.post("/api/v1/api-keys", TestConfig.ADMIN_KEY, Http.json(Map.of("name", "engines",
+        Reply r = http.post("/api/v1/api-keys", TestingConfig.ADMIN_KEY, Http.json(Map.of("name", "engines",
                 "connections", List.of("lake", "events"), "adhoc_sql", true,
                 "allowed_tables", List.of("nation", "tpch.sf1.region", "system.one"))));
         assertThat(r.status()).as(r.body()).isEqualTo(201);

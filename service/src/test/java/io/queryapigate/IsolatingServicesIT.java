@@ -7,7 +7,7 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * table in two of them), and the PostgreSQL search_path pin for table-restricted calls on the real PostgreSQL.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
-class IsolatingServicesTest {
+class IsolatingServicesIT {
     private static final TestServers.Server MARIADB = TestServers.mariadb();
     private static final TestServers.Server PG = TestServers.postgres();
     private static final String CRM = "qag_svc_crm";
@@ -40,7 +40,7 @@ class IsolatingServicesTest {
                 + "\n    password: " + PG.password() + "\n    poolSize: 2\n"
                 // the restricted key below reads the setting it is pinned to; an operator allows the function
                 + "    allowedFunctions: [current_setting]\n";
-        APP = new DropwizardAppExtension<>(GatewayApplication.class, TestConfig.write(connections, "").toString());
+        APP = new DropwizardAppExtension<>(GatewayApplication.class, TestingConfig.write(connections, "").toString());
     }
 
     private static void setUpDatabases() {
@@ -73,7 +73,7 @@ class IsolatingServicesTest {
     @BeforeAll
     static void key() {
         http = new Http("http://127.0.0.1:" + APP.getLocalPort());
-        Reply r = http.post("/api/v1/api-keys", TestConfig.ADMIN_KEY, Http.json(Map.of("name", "crm-reader",
+        Reply r = http.post("/api/v1/api-keys", TestingConfig.ADMIN_KEY, Http.json(Map.of("name", "crm-reader",
                 "connections", List.of("crm", "pg"), "adhoc_sql", true, "allowed_tables", List.of("customer"))));
         assertThat(r.status()).as(r.body()).isEqualTo(201);
         key = r.json().get("secret").asText();
@@ -102,7 +102,7 @@ class IsolatingServicesTest {
         Reply pinned = sql("pg", "SELECT current_setting('search_path') AS path");
         assertThat(pinned.status()).as(pinned.body()).isEqualTo(200);
         assertThat(pinned.json().get(0).get("path").asText()).isEqualTo("public, pg_temp");
-        Reply admin = http.post("/execute_sql", TestConfig.ADMIN_KEY, Http.json(Map.of("sql",
+        Reply admin = http.post("/execute_sql", TestingConfig.ADMIN_KEY, Http.json(Map.of("sql",
                 "SELECT current_setting('search_path') AS path", "connection_name", "pg")));
         assertThat(admin.json().get(0).get("path").asText()).isEqualTo("\"$user\", public");
     }

@@ -9,7 +9,7 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import io.queryapigate.testing.TestingPostgres;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,19 +22,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Per-key rates and quotas, exact under concurrency, shared across two instances through Redis; per-address limits. */
 @ExtendWith(DropwizardExtensionsSupport.class)
-class RateLimitTest {
+class RateLimitIT {
     private static final TestingPostgres.Database PG = TestingPostgres.freshDatabase("qag_limits");
     private static final String REDIS = TestServers.redis().url();
     private static final String SHARED = "store:\n  url: " + PG.url() + "\n  user: " + PG.user() + "\n  password: "
             + PG.password() + "\nredis:\n  url: " + REDIS + "\n  keyPrefix: \"qagtest:" + UUID.randomUUID() + ":\"\n";
     private static final DropwizardAppExtension<GatewayConfiguration> A = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(), SHARED).toString());
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), SHARED).toString());
     private static final DropwizardAppExtension<GatewayConfiguration> B = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(), SHARED).toString());
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), SHARED).toString());
     private static final DropwizardAppExtension<GatewayConfiguration> LOCAL = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(),
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(),
                     "limits:\n  perAddress: 30/hour\n").toString());
-    private static final String ADMIN = TestConfig.ADMIN_KEY;
+    private static final String ADMIN = TestingConfig.ADMIN_KEY;
 
     @AfterAll
     static void drop() {
@@ -130,7 +130,7 @@ class RateLimitTest {
         assertThat(bad.status()).isEqualTo(400);
         assertThat(bad.json().get("errors").has("rate_limit")).isTrue();
         DropwizardTestSupport<GatewayConfiguration> app = new DropwizardTestSupport<>(GatewayApplication.class,
-                TestConfig.write(TestConfig.demoConnection(), "limits:\n  perAddress: 10/week\n").toString());
+                TestingConfig.write(TestingConfig.demoConnection(), "limits:\n  perAddress: 10/week\n").toString());
         try {
             assertThatThrownBy(app::before).hasStackTraceContaining("limits.perAddress");
         } finally {

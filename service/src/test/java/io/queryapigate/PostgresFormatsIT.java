@@ -15,7 +15,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.io.ByteArrayInputStream;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -65,7 +65,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the service writes it with, and checked value by value against the rules of docs/formats.md.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
-class PostgresFormatsTest {
+class PostgresFormatsIT {
     private static final TestServers.Server PG = TestServers.postgres();
     private static final String SCHEMA = "qag_fmt_" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
     private static final DropwizardAppExtension<GatewayConfiguration> APP;
@@ -84,7 +84,7 @@ class PostgresFormatsTest {
         setUp();
         String connections = "  postgres:\n    dialect: postgres\n    url: " + PG.url() + "\n    user: " + PG.user()
                 + "\n    password: " + PG.password() + "\n    poolSize: 2\n";
-        APP = new DropwizardAppExtension<>(GatewayApplication.class, TestConfig.write(connections, "").toString());
+        APP = new DropwizardAppExtension<>(GatewayApplication.class, TestingConfig.write(connections, "").toString());
     }
 
     private static void setUp() {
@@ -131,7 +131,7 @@ class PostgresFormatsTest {
 
     private static byte[] fetch(String query) throws Exception {
         HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/execute_sql" + query))
-                .header("X-API-Key", TestConfig.ADMIN_KEY).header("Content-Type", "application/json")
+                .header("X-API-Key", TestingConfig.ADMIN_KEY).header("Content-Type", "application/json")
                 .timeout(Duration.ofSeconds(60))
                 .POST(HttpRequest.BodyPublishers.ofString(Http.json(Map.of("sql",
                         "SELECT * FROM " + SCHEMA + ".t ORDER BY id", "connection_name", "postgres")))).build();

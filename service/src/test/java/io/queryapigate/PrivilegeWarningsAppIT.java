@@ -11,7 +11,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.dialect.PrivilegeCheck;
 import io.queryapigate.testing.Http;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import io.queryapigate.testing.TestingPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,11 +27,11 @@ import org.slf4j.LoggerFactory;
  * answers while a database is down, and that connection's check ends with one "could not check" line.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
-class PrivilegeWarningsAppTest {
+class PrivilegeWarningsAppIT {
     private static final TestingPostgres.Database PG = TestingPostgres.server();
     private static final ListAppender<ILoggingEvent> LOGGED = new ListAppender<>();
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection()
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection()
                     + "  sales:\n    dialect: postgres\n    url: " + PG.url() + "\n    user: " + PG.user()
                     + "\n    password: " + PG.password() + "\n    poolSize: 1\n"
                     + "  down:\n    dialect: postgres\n    url: jdbc:postgresql://127.0.0.1:" + closedPort()

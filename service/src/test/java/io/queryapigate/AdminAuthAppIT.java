@@ -7,7 +7,7 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.auth.KeyHasher;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -21,21 +21,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * nothing changes.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
-class AdminAuthAppTest {
+class AdminAuthAppIT {
     private static final String USER = "ops";
     private static final String PASSWORD = "admin-port-password-0123";
 
     private static final DropwizardAppExtension<GatewayConfiguration> PROTECTED = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(),
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(),
                     "adminAuth:\n  username: " + USER + "\n  password: " + PASSWORD + "\n").toString());
 
     private static final DropwizardAppExtension<GatewayConfiguration> ALL_PROTECTED = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(),
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(),
                     "adminAuth:\n  username: " + USER + "\n  passwordSha256: "
                             + KeyHasher.hashHex(PASSWORD).toUpperCase() + "\n  openPaths: []\n").toString());
 
     private static final DropwizardAppExtension<GatewayConfiguration> UNPROTECTED = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(), "").toString());
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), "").toString());
 
     private static Http admin(DropwizardAppExtension<GatewayConfiguration> app) {
         return new Http("http://127.0.0.1:" + app.getAdminPort());
@@ -97,7 +97,7 @@ class AdminAuthAppTest {
         assertThat(get(http, "/metrics", auth).body()).contains("qag_");
         assertThat(get(http, "/metrics/json", auth).json().has("gauges")).isTrue();
         assertThat(post(http, "/tasks/gc", auth).status()).isEqualTo(200);
-        Reply level = post(http, "/tasks/log-level?logger=io.queryapigate.AdminAuthAppTest&level=INFO", auth);
+        Reply level = post(http, "/tasks/log-level?logger=io.queryapigate.AdminAuthAppIT&level=INFO", auth);
         assertThat(level.status()).as(level.body()).isEqualTo(200);
         assertThat(get(http, "/threads", "basic " + auth.substring(6)).status()).isEqualTo(200);
     }

@@ -7,7 +7,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -20,11 +20,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The whole service on its embedded default (SQLite store, DuckDB demo database), over real HTTP. */
 @ExtendWith(DropwizardExtensionsSupport.class)
-class GatewayAppTest {
-    private static final Path CONFIG = TestConfig.write(TestConfig.demoConnection(), TestConfig.filmSeed());
+class GatewayAppIT {
+    private static final Path CONFIG = TestingConfig.write(TestingConfig.demoConnection(), TestingConfig.filmSeed());
     private static final DropwizardAppExtension<GatewayConfiguration> APP =
             new DropwizardAppExtension<>(GatewayApplication.class, CONFIG.toString());
-    private static final String ADMIN = TestConfig.ADMIN_KEY;
+    private static final String ADMIN = TestingConfig.ADMIN_KEY;
     private static Http http;
 
     @BeforeAll

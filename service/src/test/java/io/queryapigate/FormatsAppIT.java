@@ -7,7 +7,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,11 +15,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Formats, paging and streams through the service, on DuckDB. */
 @ExtendWith(DropwizardExtensionsSupport.class)
-class FormatsAppTest {
+class FormatsAppIT {
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(),
-                    TestConfig.filmSeed() + "output:\n  streamMaxRows: 1000\n").toString());
-    private static final String ADMIN = TestConfig.ADMIN_KEY;
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(),
+                    TestingConfig.filmSeed() + "output:\n  streamMaxRows: 1000\n").toString());
+    private static final String ADMIN = TestingConfig.ADMIN_KEY;
     private static Http http;
 
     @BeforeAll

@@ -7,7 +7,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -28,12 +28,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * is checked to have changed nothing.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
-class GrantsAppTest {
+class GrantsAppIT {
     private static final String MASKING_KEY = "test-masking-key-0123456789";
     private static final Path CONFIG = config();
     private static final DropwizardAppExtension<GatewayConfiguration> APP =
             new DropwizardAppExtension<>(GatewayApplication.class, CONFIG.toString());
-    private static final String ADMIN = TestConfig.ADMIN_KEY;
+    private static final String ADMIN = TestingConfig.ADMIN_KEY;
     private static Http http;
 
     private static Path config() {
@@ -51,7 +51,7 @@ class GrantsAppTest {
                     """);
             String shop = "  shop:\n    dialect: duckdb\n    url: shop.duckdb\n    poolSize: 2\n    properties:\n"
                     + "      duckdb.read_only: \"false\"\n      duckdb.init_script: " + init + "\n";
-            return TestConfig.write(shop, "security:\n  allowWrites: true\n  maskingKey: " + MASKING_KEY + "\n");
+            return TestingConfig.write(shop, "security:\n  allowWrites: true\n  maskingKey: " + MASKING_KEY + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -8,7 +8,7 @@ import io.queryapigate.dialect.testkit.TcpProxy;
 import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import io.queryapigate.testing.TestingPostgres;
 import java.util.Map;
 import java.util.UUID;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * store, and an instance whose Redis disappears and comes back (through a proxy this test cuts).
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
-class ResponseCacheTest {
+class ResponseCacheIT {
     private static final TestingPostgres.Database PG = TestingPostgres.freshDatabase("qag_cache");
     private static final TestServers.Server REDIS = TestServers.redis();
     private static final TcpProxy PROXY = proxy();
@@ -30,15 +30,15 @@ class ResponseCacheTest {
     private static final String PREFIX = "qagtest:" + UUID.randomUUID() + ":";
     private static final String SHARED = "redis:\n  url: " + REDIS.url() + "\n  keyPrefix: \"" + PREFIX + "\"\n";
     private static final DropwizardAppExtension<GatewayConfiguration> A = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(), STORE + SHARED).toString());
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), STORE + SHARED).toString());
     private static final DropwizardAppExtension<GatewayConfiguration> B = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(), STORE + SHARED).toString());
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), STORE + SHARED).toString());
     private static final DropwizardAppExtension<GatewayConfiguration> FLAKY = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(), STORE
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), STORE
                     + "redis:\n  url: redis://127.0.0.1:" + PROXY.port() + "\n  retry: 200ms\n  keyPrefix: \""
                     + PREFIX + "\"\n")
                     .toString());
-    private static final String ADMIN = TestConfig.ADMIN_KEY;
+    private static final String ADMIN = TestingConfig.ADMIN_KEY;
 
     private static TcpProxy proxy() {
         try {

@@ -7,7 +7,7 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.cli.MigrateStoreCommand;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import io.queryapigate.testing.TestingPostgres;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,16 +19,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Two gateway instances sharing one real PostgreSQL store. */
 @ExtendWith(DropwizardExtensionsSupport.class)
-class PostgresStoreTest {
+class PostgresStoreIT {
     private static final TestingPostgres.Database PG = TestingPostgres.freshDatabase("qag_store");
     private static final String STORE = "store:\n  url: " + PG.url() + "\n  user: " + PG.user() + "\n  password: "
             + PG.password() + "\n";
     /** Both instances trust what they read for 1 s: changes made on the other instance arrive within that. */
     private static final DropwizardAppExtension<GatewayConfiguration> A = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(), STORE, "1s").toString());
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), STORE, "1s").toString());
     private static final DropwizardAppExtension<GatewayConfiguration> B = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(), STORE, "1s").toString());
-    private static final String ADMIN = TestConfig.ADMIN_KEY;
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), STORE, "1s").toString());
+    private static final String ADMIN = TestingConfig.ADMIN_KEY;
 
     @AfterAll
     static void drop() {
@@ -107,7 +107,7 @@ class PostgresStoreTest {
 
     @Test
     void migrateStoreCopiesASqliteStoreSoItsKeysKeepWorking() throws Exception {
-        Path sqliteHome = TestConfig.write(TestConfig.demoConnection(), "").getParent();
+        Path sqliteHome = TestingConfig.write(TestingConfig.demoConnection(), "").getParent();
         String sqliteUrl = "jdbc:sqlite:" + sqliteHome.resolve("queryapigate.db");
         io.queryapigate.store.Store.migrate(sqliteUrl, null, null);
         String secret = io.queryapigate.auth.KeyHasher.newSecret();
@@ -127,7 +127,7 @@ class PostgresStoreTest {
             long rows = MigrateStoreCommand.copy(sqliteUrl, null, null, target.url(), target.user(),
                     target.password());
             assertThat(rows).isEqualTo(3);
-            Path config = TestConfig.write(TestConfig.demoConnection(), "store:\n  url: " + target.url()
+            Path config = TestingConfig.write(TestingConfig.demoConnection(), "store:\n  url: " + target.url()
                     + "\n  user: " + target.user() + "\n  password: " + target.password() + "\n");
             DropwizardAppExtension<GatewayConfiguration> app =
                     new DropwizardAppExtension<>(GatewayApplication.class, config.toString());

@@ -6,7 +6,7 @@ import com.codahale.metrics.Counter;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.testing.Http;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -14,10 +14,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** With a long TTL: no store read on a cache hit, and changes made through this instance apply at once. */
 @ExtendWith(DropwizardExtensionsSupport.class)
-class MetadataCacheTest {
+class MetadataCacheIT {
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestConfig.write(TestConfig.demoConnection(), "", "10m").toString());
-    private static final String ADMIN = TestConfig.ADMIN_KEY;
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), "", "10m").toString());
+    private static final String ADMIN = TestingConfig.ADMIN_KEY;
 
     private static long storeReads() {
         Counter c = APP.getEnvironment().metrics().counter("store.reads");

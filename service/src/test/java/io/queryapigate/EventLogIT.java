@@ -8,7 +8,7 @@ import io.queryapigate.core.EventLog;
 import io.queryapigate.store.EventRow;
 import io.queryapigate.store.Store;
 import io.queryapigate.testing.Http;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -18,10 +18,10 @@ import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 
 /** The event log: nothing lost on a graceful stop, refused and failed calls included; retention; bytes per event. */
-class EventLogTest {
+class EventLogIT {
     @Test
     void everyCallIsAnEventAfterAGracefulStop() throws Exception {
-        Path config = TestConfig.write(TestConfig.demoConnection(), TestConfig.filmSeed());
+        Path config = TestingConfig.write(TestingConfig.demoConnection(), TestingConfig.filmSeed());
         DropwizardTestSupport<GatewayConfiguration> app =
                 new DropwizardTestSupport<>(GatewayApplication.class, config.toString());
         app.before();
@@ -29,14 +29,14 @@ class EventLogTest {
         try {
             Http http = new Http("http://127.0.0.1:" + app.getLocalPort());
             for (int i = 1; i <= 60; i++) {
-                http.get("/q/film?film_id=" + i, TestConfig.ADMIN_KEY);
+                http.get("/q/film?film_id=" + i, TestingConfig.ADMIN_KEY);
                 calls++;
             }
             for (int i = 0; i < 10; i++) {
-                assertThat(http.get("/q/film?film_id=oops", TestConfig.ADMIN_KEY).status()).isEqualTo(400);
-                assertThat(http.post("/execute_sql", TestConfig.ADMIN_KEY, Http.json(Map.of("sql",
+                assertThat(http.get("/q/film?film_id=oops", TestingConfig.ADMIN_KEY).status()).isEqualTo(400);
+                assertThat(http.post("/execute_sql", TestingConfig.ADMIN_KEY, Http.json(Map.of("sql",
                         "DELETE FROM film", "connection_name", "demo"))).status()).isEqualTo(403);
-                assertThat(http.post("/execute_sql", TestConfig.ADMIN_KEY, Http.json(Map.of("sql",
+                assertThat(http.post("/execute_sql", TestingConfig.ADMIN_KEY, Http.json(Map.of("sql",
                         "SELECT * FROM no_such_table", "connection_name", "demo"))).status()).isEqualTo(400);
                 calls += 3;
             }

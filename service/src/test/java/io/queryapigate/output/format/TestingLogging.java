@@ -9,8 +9,8 @@ import org.slf4j.LoggerFactory;
  * value: enough to slow writing a hundredfold. The service runs at Dropwizard's INFO; Parquet's loggers are set to
  * WARN here (and only they, as other test classes share the JVM).
  */
-final class TestLogging {
-    private TestLogging() {}
+final class TestingLogging {
+    private TestingLogging() {}
 
     static void quiet() {
         if (LoggerFactory.getLogger("org.apache.parquet") instanceof Logger parquet) {
