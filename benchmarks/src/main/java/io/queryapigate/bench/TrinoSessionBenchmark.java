@@ -1,12 +1,17 @@
-package io.queryapigate.dialect.trino;
+package io.queryapigate.bench;
 
 import io.queryapigate.dialect.spi.AccessMode;
+import io.queryapigate.dialect.spi.Dialect;
+import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.testkit.HttpRequests;
 import io.queryapigate.dialect.testkit.RecordingSink;
 import io.queryapigate.dialect.testkit.TcpProxy;
+import io.queryapigate.dialect.testkit.TestServers;
+import io.queryapigate.dialect.trino.TrinoDialectFactory;
 import io.trino.jdbc.TrinoDriver;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.JDBCType;
 import java.sql.ResultSet;
@@ -16,14 +21,15 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Per-call cost of the Trino session strategies on the real test Trino: {@code SELECT 1} calls, median and 90th
  * percentile of {@value #CALLS} calls after {@value #WARMUP} warm-up calls, plus the HTTP requests each call makes
- * (counted by a {@link TcpProxy}). Not a test (surefire runs {@code *Test} only); run it by hand, as
- * docs/dialects/trino.md shows, and update the figures there. Trino's latency on a shared 2-core machine is noisy:
+ * (counted by the testkit's {@link TcpProxy} with an {@link HttpRequests} tap). Run it by hand, as
+ * benchmarks/README.md shows, and update the figures in docs/dialects/trino.md. Trino's latency on a shared 2-core machine is noisy:
  * compare the rows of one run, not runs.
  */
 public final class TrinoSessionBenchmark {
@@ -45,13 +51,13 @@ public final class TrinoSessionBenchmark {
      * @throws Exception when Trino fails
      */
     public static void main(String[] args) throws Exception {
-        TestingTrino.require();
-        try (TcpProxy proxy = TcpProxy.to(TestingTrino.address())
+        TestServers.Server trino = TestServers.trino();
+        try (TcpProxy proxy = TcpProxy.to(trino.address())
                 .tap(() -> new HttpRequests(REQUESTS::incrementAndGet)).start()) {
             String url = "jdbc:trino://" + proxy.hostPort();
             TrinoDriver driver = new TrinoDriver();
             Properties p = new Properties();
-            p.setProperty("user", TestingTrino.user());
+            p.setProperty("user", trino.user());
             p.setProperty("explicitPrepare", "false");
 
             int connects = 20_000;
@@ -93,7 +99,9 @@ public final class TrinoSessionBenchmark {
             });
             driver.close();
 
-            try (TrinoDialect d = (TrinoDialect) new TrinoDialectFactory().create(TestingTrino.context(url, 4), Map.of())) {
+            DialectContext context = new DialectContext("trino-bench", url, Optional.of(trino.user()), Optional.empty(),
+                    Duration.ofSeconds(30), 10_000, 4, Path.of(System.getProperty("java.io.tmpdir")));
+            try (Dialect d = new TrinoDialectFactory().create(context, Map.of())) {
                 QueryRequest read = QueryRequest.read("SELECT 1", List.of(), Duration.ofSeconds(30), 10);
                 measure(proxy, "E. TrinoDialect read (what ships; ROLLBACK after the call returns)",
                         () -> d.execute(read, new RecordingSink()));

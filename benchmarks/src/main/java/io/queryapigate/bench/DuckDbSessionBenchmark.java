@@ -1,8 +1,9 @@
-package io.queryapigate.dialect.duckdb;
+package io.queryapigate.bench;
 
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.QueryRequest;
+import io.queryapigate.dialect.duckdb.DuckDbDialectFactory;
 import io.queryapigate.dialect.testkit.RecordingSink;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,8 +22,8 @@ import org.duckdb.DuckDBConnection;
 
 /**
  * Per-call cost of the session strategies considered for DuckDB: 10,000 {@code SELECT 1} calls each, best of three
- * rounds after a warm-up. Not a test (surefire runs {@code *Test} only); run it by hand, as docs/dialects/duckdb.md
- * shows, and update the figures there.
+ * rounds after a warm-up. Run it by hand, as benchmarks/README.md shows, and update the figures in
+ * docs/dialects/duckdb.md.
  */
 public final class DuckDbSessionBenchmark {
     private static final int CALLS = 10_000;

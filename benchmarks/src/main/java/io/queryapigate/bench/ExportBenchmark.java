@@ -1,7 +1,6 @@
-package io.queryapigate;
+package io.queryapigate.bench;
 
 import io.queryapigate.dialect.testkit.TestServers;
-import io.queryapigate.testing.Http;
 import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -24,14 +23,15 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Not a test (surefire does not pick it up): a {@code main} that starts the packaged jar with {@code -Xmx256m} and
+ * A {@code main} that starts the packaged service jar with {@code -Xmx256m} and
  * compares streamed CSV exports ({@code POST /execute_sql?stream=true&format=csv}) with a direct JDBC read of the same
  * rows in this JVM, for DuckDB and PostgreSQL, at 1M and 10M rows, in 3 interleaved rounds. Reports rows/s (median,
  * min-max), the gateway/direct ratio and the gateway's peak RSS per cell (VmHWM, reset through
  * {@code /proc/<pid>/clear_refs} before each export). See docs/exports-benchmark.md.
  *
  * <p>System properties: {@code qag.jar} (default {@code service/target/queryapigate.jar}), {@code qag.bench.rounds}
- * (3), {@code qag.bench.budgetSeconds} (540: the 10M PostgreSQL cell is dropped when a round would exceed it).
+ * (3), {@code qag.bench.budgetSeconds} (540: the 10M PostgreSQL cell is dropped when a round would exceed it). Run
+ * it from the repository root as benchmarks/README.md shows.
  */
 public final class ExportBenchmark {
     private static final String KEY = "bench-admin-key-0123456789abcdef";
@@ -158,8 +158,8 @@ public final class ExportBenchmark {
         HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                         + "/execute_sql?stream=true&format=csv"))
                 .header("X-API-Key", KEY).header("Content-Type", "application/json").timeout(Duration.ofMinutes(10))
-                .POST(HttpRequest.BodyPublishers.ofString(Http.json(Map.of("sql", sql, "connection_name",
-                        connection)))).build();
+                .POST(HttpRequest.BodyPublishers.ofString(Http.JSON.writeValueAsString(Map.of("sql", sql,
+                        "connection_name", connection)))).build();
         HttpResponse<InputStream> r = CLIENT.send(req, HttpResponse.BodyHandlers.ofInputStream());
         long bytes = 0;
         byte[] buf = new byte[1 << 16];
@@ -275,20 +275,8 @@ public final class ExportBenchmark {
                 "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-jar", jar.toString(), "server",
                 home.resolve("config.yml").toString())
                 .redirectErrorStream(true).redirectOutput(home.resolve("server.log").toFile()).start();
-        Http http = new Http("http://127.0.0.1:" + port);
-        long deadline = System.currentTimeMillis() + 90_000;
-        while (true) {
-            try {
-                if (http.get("/health", null).status() == 200) {
-                    break;
-                }
-            } catch (RuntimeException notYet) {
-                // starting
-            }
-            if (!server.isAlive() || System.currentTimeMillis() > deadline) {
-                throw new IllegalStateException(Files.readString(home.resolve("server.log")));
-            }
-            Thread.sleep(200);
+        if (!Http.waitUp("http://127.0.0.1:" + port + "/health", server, 90)) {
+            throw new IllegalStateException(Files.readString(home.resolve("server.log")));
         }
         System.out.println("gateway pid " + server.pid() + " on port " + port + ", home " + home);
     }
