@@ -2,6 +2,7 @@ package io.queryapigate.bench;
 
 import io.queryapigate.dialect.testkit.TestServers;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -161,13 +162,9 @@ public final class ExportBenchmark {
                 .POST(HttpRequest.BodyPublishers.ofString(Http.JSON.writeValueAsString(Map.of("sql", sql,
                         "connection_name", connection)))).build();
         HttpResponse<InputStream> r = CLIENT.send(req, HttpResponse.BodyHandlers.ofInputStream());
-        long bytes = 0;
-        byte[] buf = new byte[1 << 16];
+        long bytes;
         try (InputStream in = r.body()) {
-            int k;
-            while ((k = in.read(buf)) >= 0) {
-                bytes += k;
-            }
+            bytes = in.transferTo(OutputStream.nullOutputStream());
         }
         if (r.statusCode() != 200) {
             throw new IllegalStateException("status " + r.statusCode() + " for " + sql);

@@ -57,9 +57,7 @@ public abstract class CountingSocketFactory extends SocketFactory {
 
     @Override
     public Socket createSocket(String host, int port) throws IOException {
-        Socket socket = createSocket();
-        socket.connect(new InetSocketAddress(host, port));
-        return socket;
+        return connected(new InetSocketAddress(host, port));
     }
 
     @Override
@@ -69,14 +67,18 @@ public abstract class CountingSocketFactory extends SocketFactory {
 
     @Override
     public Socket createSocket(InetAddress host, int port) throws IOException {
-        Socket socket = createSocket();
-        socket.connect(new InetSocketAddress(host, port));
-        return socket;
+        return connected(new InetSocketAddress(host, port));
     }
 
     @Override
     public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort)
             throws IOException {
         return createSocket(address, port);
+    }
+
+    private Socket connected(InetSocketAddress address) throws IOException {
+        Socket socket = createSocket();
+        socket.connect(address);
+        return socket;
     }
 }
