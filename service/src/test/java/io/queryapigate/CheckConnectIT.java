@@ -2,8 +2,8 @@ package io.queryapigate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.queryapigate.testing.TestConfig;
-import io.queryapigate.testing.TestServers;
+import io.queryapigate.testing.TestingConfig;
+import io.queryapigate.testing.TestingPostgres;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * test's PostgreSQL user is a superuser), exits 0, and ends; plain {@code check} still opens nothing.
  */
 class CheckConnectIT {
-    private static final TestServers.Pg PG = TestServers.postgres();
+    private static final TestingPostgres.Database PG = TestingPostgres.server();
 
     private static Path repo() {
         return Path.of(System.getProperty("qag.repo", "..")).toAbsolutePath().normalize();
@@ -46,7 +46,7 @@ class CheckConnectIT {
 
     @Test
     void connectPrintsEachConnectionsWarningsAndPlainCheckOpensNothing() throws Exception {
-        Path config = TestConfig.write(TestConfig.demoConnection()
+        Path config = TestingConfig.write(TestingConfig.demoConnection()
                 + "  sales:\n    dialect: postgres\n    url: " + PG.url() + "\n    user: " + PG.user()
                 + "\n    password: ${QAG_IT_PG_PASSWORD}\n    poolSize: 1\n", "");
 

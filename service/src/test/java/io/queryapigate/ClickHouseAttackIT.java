@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.Leaks;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,7 +32,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 @ExtendWith(DropwizardExtensionsSupport.class)
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ClickHouseAttackIT {
-    private static final String URL = env("QAG_CLICKHOUSE_URL", "http://127.0.0.1:8123");
+    private static final TestServers.Server CLICKHOUSE = TestServers.clickhouse();
+    private static final String URL = CLICKHOUSE.url();
     static final String DB = "qag_atk_" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
     static final String SECRET = "s3cr3t-token-4711";
     static final List<String> SSNS = List.of("123-45-6789", "987-65-4321");
@@ -40,11 +42,6 @@ class ClickHouseAttackIT {
             GatewayApplication.class, config());
     private static Http http;
     private static Map<String, String> keys;
-
-    private static String env(String name, String fallback) {
-        String v = System.getenv(name);
-        return v == null || v.isBlank() ? fallback : v;
-    }
 
     /** Runs SQL on ClickHouse directly; returns the body (TSV), failing on an error status. */
     static String direct(String sql) {
@@ -71,8 +68,8 @@ class ClickHouseAttackIT {
                 + SSNS.get(1) + "')");
         direct("CREATE TABLE " + DB + "_other.secret (token String) ENGINE = Memory");
         direct("INSERT INTO " + DB + "_other.secret VALUES ('" + SECRET + "')");
-        return TestConfig.write("  ch:\n    dialect: clickhouse\n    url: " + URL + "\n    user: default\n"
-                + "    properties:\n      clickhouse.database: " + DB + "\n", "").toString();
+        return TestingConfig.write("  ch:\n    dialect: clickhouse\n    url: " + URL + "\n    user: " + CLICKHOUSE.user()
+                + "\n    properties:\n      clickhouse.database: " + DB + "\n", "").toString();
     }
 
     @BeforeAll

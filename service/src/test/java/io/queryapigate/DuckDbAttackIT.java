@@ -7,7 +7,7 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.Leaks;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -42,7 +42,7 @@ class DuckDbAttackIT {
             Files.writeString(init, "CREATE TABLE people (id INTEGER, name VARCHAR, ssn VARCHAR);\n"
                     + "INSERT INTO people VALUES (1, 'Ada', '" + SSNS.get(0) + "'), (2, 'Bob', '" + SSNS.get(1)
                     + "');\nCREATE TABLE mine (v VARCHAR);\n");
-            return TestConfig.write("  duck:\n    dialect: duckdb\n    url: attack.duckdb\n    poolSize: 1\n"
+            return TestingConfig.write("  duck:\n    dialect: duckdb\n    url: attack.duckdb\n    poolSize: 1\n"
                     + "    properties:\n      duckdb.read_only: \"false\"\n      duckdb.init_script: " + init + "\n",
                     "security:\n  allowWrites: true\n").toString();
         } catch (IOException e) {

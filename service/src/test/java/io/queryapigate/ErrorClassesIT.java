@@ -6,8 +6,8 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
-import io.queryapigate.testing.TestConfig;
-import io.queryapigate.testing.TestServers;
+import io.queryapigate.testing.TestingConfig;
+import io.queryapigate.testing.TestingPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class ErrorClassesIT {
-    private static final TestServers.Pg PG = TestServers.postgres().freshDatabase("qag_errors");
+    private static final TestingPostgres.Database PG = TestingPostgres.freshDatabase("qag_errors");
     private static final io.queryapigate.dialect.testkit.TestServers.Server MARIA =
             io.queryapigate.dialect.testkit.TestServers.mariadb();
     private static final String MARIA_DB = "qag_err_" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(),
@@ -61,7 +61,7 @@ class ErrorClassesIT {
         exec(MARIA.url(), MARIA.user(), MARIA.password(), "CREATE DATABASE " + MARIA_DB);
         exec(mariaUrl(), MARIA.user(), MARIA.password(), "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(9) NOT NULL)",
                 "INSERT INTO t VALUES (1, 'one')");
-        return TestConfig.write("  pg:\n    dialect: postgres\n    url: " + PG.url() + "\n    user: " + PG.user()
+        return TestingConfig.write("  pg:\n    dialect: postgres\n    url: " + PG.url() + "\n    user: " + PG.user()
                 + "\n    password: " + PG.password() + "\n    poolSize: 1\n"
                 + "  maria:\n    dialect: mysql\n    url: " + mariaUrl() + "\n    user: " + MARIA.user()
                 + "\n    password: " + MARIA.password() + "\n    poolSize: 1\n",
@@ -84,7 +84,7 @@ class ErrorClassesIT {
     @ParameterizedTest
     @ValueSource(strings = {"pg", "maria"})
     void aDuplicateKeyIsAConstraintViolation(String connection) {
-        Reply admin = http.sql(TestConfig.ADMIN_KEY, connection, "INSERT INTO t VALUES (1, 'again')");
+        Reply admin = http.sql(TestingConfig.ADMIN_KEY, connection, "INSERT INTO t VALUES (1, 'again')");
         assertThat(admin.status()).as(admin.body()).isEqualTo(409);
         assertThat(admin.json().get("code").asText()).isEqualTo("constraint_violation");
         assertThat(admin.json().get("error").asText()).containsIgnoringCase("duplicate");
@@ -92,9 +92,9 @@ class ErrorClassesIT {
         assertThat(key.status()).isEqualTo(409);
         assertThat(key.json().get("code").asText()).isEqualTo("constraint_violation");
         assertThat(key.json().get("error").asText()).contains("withheld").doesNotContainIgnoringCase("duplicate");
-        Reply missing = http.sql(TestConfig.ADMIN_KEY, connection, "INSERT INTO t (id) VALUES (2)");
+        Reply missing = http.sql(TestingConfig.ADMIN_KEY, connection, "INSERT INTO t (id) VALUES (2)");
         assertThat(missing.status()).as(missing.body()).isIn(400, 409);
-        Reply ok = http.sql(TestConfig.ADMIN_KEY, connection, "INSERT INTO t VALUES (3, 'three')");
+        Reply ok = http.sql(TestingConfig.ADMIN_KEY, connection, "INSERT INTO t VALUES (3, 'three')");
         assertThat(ok.json().get("rows_affected").asLong()).isEqualTo(1);
     }
 }

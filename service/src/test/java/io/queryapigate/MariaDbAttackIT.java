@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.Leaks;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -34,8 +35,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 @ExtendWith(DropwizardExtensionsSupport.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class MariaDbAttackIT {
-    private static final io.queryapigate.dialect.testkit.TestServers.Server SERVER =
-            io.queryapigate.dialect.testkit.TestServers.mariadb();
+    private static final TestServers.Server SERVER = TestServers.mariadb();
     static final String DB = "qag_atk_" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
     static final List<String> SSNS = List.of("123-45-6789", "987-65-4321");
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
@@ -61,7 +61,7 @@ class MariaDbAttackIT {
                 "INSERT INTO sec_people VALUES (1, 'Ada', '" + SSNS.get(0) + "'), (2, 'Bob', '" + SSNS.get(1) + "')",
                 "CREATE TABLE mine (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(50))",
                 "ANALYZE TABLE sec_people PERSISTENT FOR ALL");
-        return TestConfig.write("  maria:\n    dialect: mysql\n    url: " + url() + "\n    user: " + SERVER.user()
+        return TestingConfig.write("  maria:\n    dialect: mysql\n    url: " + url() + "\n    user: " + SERVER.user()
                 + "\n    password: " + SERVER.password() + "\n    poolSize: 1\n",
                 "security:\n  allowWrites: true\n").toString();
     }
@@ -97,7 +97,7 @@ class MariaDbAttackIT {
                         "mask", List.of(Map.of("column", "sec_people.ssn", "action", "null")))),
                 "strict", http.key("strict", Map.of("connections", maria, "adhoc_sql", true,
                         "mask", List.of(Map.of("column", "sec_people.ssn", "action", "null", "strict", true)))),
-                "admin", TestConfig.ADMIN_KEY);
+                "admin", TestingConfig.ADMIN_KEY);
     }
 
     @AfterAll

@@ -7,7 +7,7 @@ import io.dropwizard.testing.DropwizardTestSupport;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.Leaks;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -51,7 +51,7 @@ class MaskingPropertiesIT {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        app = new DropwizardTestSupport<>(GatewayApplication.class, TestConfig.write(
+        app = new DropwizardTestSupport<>(GatewayApplication.class, TestingConfig.write(
                 "  duck:\n    dialect: duckdb\n    url: props.duckdb\n    poolSize: 2\n    properties:\n"
                         + "      duckdb.init_script: " + init + "\n", "").toString());
         app.before();

@@ -7,8 +7,8 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.Leaks;
-import io.queryapigate.testing.TestConfig;
-import io.queryapigate.testing.TestServers;
+import io.queryapigate.testing.TestingConfig;
+import io.queryapigate.testing.TestingPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -39,7 +39,7 @@ class PostgresAttackIT {
     /** Advisory locks held in this test's database, by any session. */
     static final String ADVISORY_LOCKS = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
             + "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())";
-    private static final TestServers.Pg DB = TestServers.postgres().freshDatabase("qag_attack");
+    private static final TestingPostgres.Database DB = TestingPostgres.freshDatabase("qag_attack");
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
             GatewayApplication.class, config());
     private static Http http;
@@ -56,7 +56,7 @@ class PostgresAttackIT {
                 "CREATE TABLE orders (id int, pid int, total numeric)",
                 "CREATE SEQUENCE s",
                 "ANALYZE sec_people");
-        return TestConfig.write("  pg:\n    dialect: postgres\n    url: " + DB.url() + "\n    user: " + DB.user()
+        return TestingConfig.write("  pg:\n    dialect: postgres\n    url: " + DB.url() + "\n    user: " + DB.user()
                 + "\n    password: " + DB.password() + "\n    poolSize: 1\n",
                 "security:\n  allowWrites: true\n  maskingKey: attack-masking-key-0123456789\n").toString();
     }
@@ -100,7 +100,7 @@ class PostgresAttackIT {
                 "strict", http.key("strict", Map.of("connections", pg, "adhoc_sql", true,
                         "mask", List.of(Map.of("column", "sec_people.ssn", "action", "fixed", "value", "***",
                                 "strict", true)))),
-                "admin", TestConfig.ADMIN_KEY);
+                "admin", TestingConfig.ADMIN_KEY);
         victim = direct();
     }
 
@@ -307,14 +307,14 @@ class PostgresAttackIT {
 
     @Test
     void aSavedQuerysDatabaseErrorIsShownToTheAdministratorOnly() {
-        Reply saved = http.post("/api/v1/queries", TestConfig.ADMIN_KEY, Http.json(Map.of("name", "broken_cast",
+        Reply saved = http.post("/api/v1/queries", TestingConfig.ADMIN_KEY, Http.json(Map.of("name", "broken_cast",
                 "sql", "SELECT CAST(name AS integer) AS n FROM sec_people WHERE id = :id",
                 "parameters", Map.of("id", Map.of("type", "int")), "connection_name", "pg", "publish", true)));
         assertThat(saved.status()).as(saved.body()).isEqualTo(201);
         Reply reader = http.get("/q/broken_cast?id=1", keys.get("reader"));
         assertThat(reader.status()).as(reader.body()).isEqualTo(400);
         assertThat(reader.body()).contains("withheld").doesNotContain("Ada");
-        Reply admin = http.get("/q/broken_cast?id=1", TestConfig.ADMIN_KEY);
+        Reply admin = http.get("/q/broken_cast?id=1", TestingConfig.ADMIN_KEY);
         assertThat(admin.status()).isEqualTo(400);
         assertThat(admin.body()).contains("Ada");
     }

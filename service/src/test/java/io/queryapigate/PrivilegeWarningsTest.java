@@ -8,8 +8,9 @@ import io.queryapigate.dialect.DialectRegistry;
 import io.queryapigate.dialect.PrivilegeCheck;
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
-import io.queryapigate.testing.TestConfig;
-import io.queryapigate.testing.TestServers;
+import io.queryapigate.dialect.testkit.TestServers;
+import io.queryapigate.testing.TestingConfig;
+import io.queryapigate.testing.TestingPostgres;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -38,13 +39,13 @@ class PrivilegeWarningsTest {
     private static final String PASSWORD = "qag-svc-privileges-pw";
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final DialectRegistry DIALECTS = DialectRegistry.discover(PrivilegeWarningsTest.class.getClassLoader());
-    private static TestServers.Pg pg;
-    private static io.queryapigate.dialect.testkit.TestServers.Server maria;
+    private static TestingPostgres.Database pg;
+    private static TestServers.Server maria;
 
     @BeforeAll
     static void leastPrivilegedAccounts() throws Exception {
-        pg = TestServers.postgres();
-        maria = io.queryapigate.dialect.testkit.TestServers.mariadb();
+        pg = TestingPostgres.server();
+        maria = TestServers.mariadb();
         dropAccounts();
         String pgDatabase = database(pg.url());
         try (Connection c = DriverManager.getConnection(pg.url(), pg.user(), pg.password());
@@ -113,7 +114,7 @@ class PrivilegeWarningsTest {
         config.getConnections().put("reports", connection("postgres", pg.url(), PG_READER, PASSWORD));
         ConnectionConfig demo = connection("duckdb", "demo.duckdb", null, null);
         demo.setProperties(Map.of("duckdb.read_only", "true",
-                "duckdb.init_script", TestConfig.repo().resolve("config/demo/demo-duckdb.sql").toString()));
+                "duckdb.init_script", TestingConfig.repo().resolve("config/demo/demo-duckdb.sql").toString()));
         config.getConnections().put("demo", demo);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         int count;

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.Leaks;
-import io.queryapigate.testing.TestConfig;
+import io.queryapigate.testing.TestingConfig;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -32,7 +33,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 @ExtendWith(DropwizardExtensionsSupport.class)
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class TrinoAttackIT {
-    private static final String URL = env("QAG_TRINO_URL", "jdbc:trino://127.0.0.1:18080");
+    private static final TestServers.Server TRINO = TestServers.trino();
+    private static final String URL = TRINO.url();
     static final String SCHEMA = "qag_atk_" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
     static final List<String> SSNS = List.of("123-45-6789", "987-65-4321");
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
@@ -40,13 +42,8 @@ class TrinoAttackIT {
     private static Http http;
     private static Map<String, String> keys;
 
-    private static String env(String name, String fallback) {
-        String v = System.getenv(name);
-        return v == null || v.isBlank() ? fallback : v;
-    }
-
     static void exec(String... statements) {
-        try (Connection c = DriverManager.getConnection(URL, "test", null); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(URL, TRINO.user(), null); Statement s = c.createStatement()) {
             for (String sql : statements) {
                 s.execute(sql);
             }
@@ -60,8 +57,8 @@ class TrinoAttackIT {
                 "CREATE TABLE memory." + SCHEMA + ".people (id integer, name varchar, ssn varchar)",
                 "INSERT INTO memory." + SCHEMA + ".people VALUES (1, 'Ada', '" + SSNS.get(0) + "'), (2, 'Bob', '"
                         + SSNS.get(1) + "')");
-        return TestConfig.write("  lake:\n    dialect: trino\n    url: " + URL + "\n    user: test\n    properties:\n"
-                + "      trino.catalog: memory\n      trino.schema: " + SCHEMA + "\n", "").toString();
+        return TestingConfig.write("  lake:\n    dialect: trino\n    url: " + URL + "\n    user: " + TRINO.user()
+                + "\n    properties:\n      trino.catalog: memory\n      trino.schema: " + SCHEMA + "\n", "").toString();
     }
 
     @BeforeAll

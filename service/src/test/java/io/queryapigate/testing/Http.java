@@ -72,7 +72,7 @@ public final class Http {
     public String key(String name, java.util.Map<String, Object> grants) {
         java.util.Map<String, Object> body = new java.util.LinkedHashMap<>(grants);
         body.put("name", name);
-        Reply r = post("/api/v1/api-keys", TestConfig.ADMIN_KEY, json(body));
+        Reply r = post("/api/v1/api-keys", TestingConfig.ADMIN_KEY, json(body));
         if (r.status() != 201) {
             throw new AssertionError("cannot create key " + name + ": " + r.status() + " " + r.body());
         }

@@ -3,6 +3,7 @@ package io.queryapigate.dialect.clickhouse;
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.testkit.AbstractDialectContractTest;
+import io.queryapigate.dialect.testkit.TcpProxy;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,13 +35,13 @@ class ClickHouseDialectContractTest extends AbstractDialectContractTest {
 
     @BeforeAll
     static void createDatabase() {
-        TestClickHouse.exec("DROP DATABASE IF EXISTS " + DB);
-        TestClickHouse.exec("CREATE DATABASE " + DB);
+        TestingClickHouse.exec("DROP DATABASE IF EXISTS " + DB);
+        TestingClickHouse.exec("CREATE DATABASE " + DB);
     }
 
     @AfterAll
     static void dropDatabase() {
-        TestClickHouse.exec("DROP DATABASE IF EXISTS " + DB);
+        TestingClickHouse.exec("DROP DATABASE IF EXISTS " + DB);
     }
 
     @AfterEach
@@ -54,7 +55,7 @@ class ClickHouseDialectContractTest extends AbstractDialectContractTest {
     @Override
     protected void setUpFixture(List<String> statements) {
         for (String sql : statements) {
-            TestClickHouse.execIn(DB, sql);
+            TestingClickHouse.execIn(DB, sql);
         }
     }
 
@@ -93,11 +94,11 @@ class ClickHouseDialectContractTest extends AbstractDialectContractTest {
 
     @Override
     protected Dialect createDialect(int poolSize) throws Exception {
-        TestClickHouse.require();
+        TestingClickHouse.require();
         if (proxy == null) {
-            proxy = new TcpProxy(TestClickHouse.hostPort());
+            proxy = new TcpProxy(TestingClickHouse.address());
         }
-        return new ClickHouseDialectFactory().create(TestClickHouse.context(proxy.url(), poolSize),
+        return new ClickHouseDialectFactory().create(TestingClickHouse.context("http://" + proxy.hostPort(), poolSize),
                 Map.of(ClickHouseDialectConfig.DATABASE, DB, ClickHouseDialectConfig.CONNECT_TIMEOUT, "2s"));
     }
 
@@ -120,7 +121,7 @@ class ClickHouseDialectContractTest extends AbstractDialectContractTest {
      */
     @Override
     protected List<SessionStateProbe> sessionStateProbes() {
-        String maxThreads = TestClickHouse.value("SELECT value FROM system.settings WHERE name = 'max_threads'");
+        String maxThreads = TestingClickHouse.value("SELECT value FROM system.settings WHERE name = 'max_threads'");
         return List.of(
                 probe("readonly", "readonly = 0", "readonly", "1"),
                 probe("max_execution_time", "max_execution_time = 0", "max_execution_time", "30"),

@@ -14,6 +14,7 @@ import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.RowSink;
 import io.queryapigate.dialect.testkit.RecordingSink;
+import io.queryapigate.dialect.testkit.TcpProxy;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.InetAddress;
@@ -57,13 +58,13 @@ class ClickHouseDialectTest {
 
     @BeforeAll
     static void fixture() {
-        TestClickHouse.exec("DROP TABLE IF EXISTS " + TYPES);
-        TestClickHouse.exec("CREATE TABLE " + TYPES + " (id UInt8, u64 UInt64, i64 Int64, dec Decimal(38, 10),"
+        TestingClickHouse.exec("DROP TABLE IF EXISTS " + TYPES);
+        TestingClickHouse.exec("CREATE TABLE " + TYPES + " (id UInt8, u64 UInt64, i64 Int64, dec Decimal(38, 10),"
                 + " d32 Nullable(Decimal32(4)), day Date, at DateTime, tokyo DateTime('Asia/Tokyo'),"
                 + " n Nullable(Int32), tags Array(Nullable(String)), grid Array(Array(UInt16)), code FixedString(4),"
                 + " uid UUID, mood Enum8('sad' = -1, 'happy' = 1), f64 Float64, f32 Float32, s String,"
                 + " flag Enum8('false' = 0, 'true' = 1), pair Tuple(UInt8, String)) ENGINE = TinyLog");
-        TestClickHouse.exec("INSERT INTO " + TYPES + " VALUES"
+        TestingClickHouse.exec("INSERT INTO " + TYPES + " VALUES"
                 + " (1, 18446744073709551615, 9007199254740993, 12345678901234567890.0123456789, 1.5, '2024-01-15',"
                 + " '2024-01-15 10:30:00', '2024-01-15 19:30:00', NULL, ['a', NULL, 'b''c\\\\d\\t'], [[1, 2], [], [3]],"
                 + " 'ab', '341733bc-869f-49b4-abb8-92ed88ce5b21', 'sad', nan, -inf,"
@@ -71,17 +72,17 @@ class ClickHouseDialectTest {
                 + " (2, 9007199254740993, -9223372036854775808, -0.0000000001, NULL, '0000-00-00',"
                 + " '2038-01-19 03:14:08', '2038-01-19 12:14:08', -1, [], [], 'abcd',"
                 + " '00000000-0000-0000-0000-000000000000', 'happy', 1e301, 0.1, '', 'false', (0, ''))");
-        TestClickHouse.exec("DROP TABLE IF EXISTS " + CANARY);
-        TestClickHouse.exec("CREATE TABLE " + CANARY + " (id UInt32, name String) ENGINE = Memory");
-        TestClickHouse.exec("INSERT INTO " + CANARY + " VALUES (1, 'one'), (2, 'two')");
+        TestingClickHouse.exec("DROP TABLE IF EXISTS " + CANARY);
+        TestingClickHouse.exec("CREATE TABLE " + CANARY + " (id UInt32, name String) ENGINE = Memory");
+        TestingClickHouse.exec("INSERT INTO " + CANARY + " VALUES (1, 'one'), (2, 'two')");
     }
 
     @AfterAll
     static void dropFixture() {
-        TestClickHouse.exec("DROP TABLE IF EXISTS " + TYPES);
-        TestClickHouse.exec("DROP TABLE IF EXISTS " + CANARY);
-        TestClickHouse.exec("DROP TABLE IF EXISTS qag_ch_evil");
-        TestClickHouse.exec("DROP TABLE IF EXISTS qag_ch_written");
+        TestingClickHouse.exec("DROP TABLE IF EXISTS " + TYPES);
+        TestingClickHouse.exec("DROP TABLE IF EXISTS " + CANARY);
+        TestingClickHouse.exec("DROP TABLE IF EXISTS qag_ch_evil");
+        TestingClickHouse.exec("DROP TABLE IF EXISTS qag_ch_written");
     }
 
     @AfterEach
@@ -91,8 +92,8 @@ class ClickHouseDialectTest {
     }
 
     private Dialect dialect(Map<String, String> properties, int poolSize) {
-        TestClickHouse.require();
-        Dialect d = new ClickHouseDialectFactory().create(TestClickHouse.context(TestClickHouse.URL, poolSize), properties);
+        TestingClickHouse.require();
+        Dialect d = new ClickHouseDialectFactory().create(TestingClickHouse.context(TestingClickHouse.url(), poolSize), properties);
         opened.add(d);
         return d;
     }
@@ -102,13 +103,13 @@ class ClickHouseDialectTest {
     }
 
     private TcpProxy proxy() throws Exception {
-        TcpProxy p = new TcpProxy(TestClickHouse.hostPort());
+        TcpProxy p = TcpProxy.to(TestingClickHouse.address()).recordSent().start();
         proxies.add(p);
         return p;
     }
 
     private Dialect dialectVia(TcpProxy proxy) {
-        Dialect d = new ClickHouseDialectFactory().create(TestClickHouse.context(proxy.url(), 2), Map.of());
+        Dialect d = new ClickHouseDialectFactory().create(TestingClickHouse.context("http://" + proxy.hostPort(), 2), Map.of());
         opened.add(d);
         return d;
     }
@@ -261,23 +262,23 @@ class ClickHouseDialectTest {
             assertThat(e.error()).as(write + ": " + e.getMessage()).isEqualTo(DialectError.NOT_READ_ONLY);
             assertThat(e.sqlState()).as(write).isEqualTo("164");
         }
-        assertThat(TestClickHouse.value("SELECT count() FROM " + CANARY)).isEqualTo("2");
-        assertThat(TestClickHouse.value("EXISTS TABLE qag_ch_evil")).isEqualTo("0");
+        assertThat(TestingClickHouse.value("SELECT count() FROM " + CANARY)).isEqualTo("2");
+        assertThat(TestingClickHouse.value("EXISTS TABLE qag_ch_evil")).isEqualTo("0");
     }
 
     @Test
     void killIsRefusedInAReadBecauseReadonlyDoesNotStopIt() throws Exception {
         String victim = unique("qag-ch-victim");
-        CompletableFuture<?> running = CompletableFuture.runAsync(() -> TestClickHouse.send(
+        CompletableFuture<?> running = CompletableFuture.runAsync(() -> TestingClickHouse.send(
                 Map.of("query_id", victim, "max_execution_time", "20"), "SELECT count() FROM system.numbers"));
         awaitRunning(victim);
         DialectException e = failure(dialect(), read("KILL QUERY WHERE query_id = '" + victim + "'"));
         assertThat(e.error()).isEqualTo(DialectError.NOT_READ_ONLY);
         Thread.sleep(200);
-        assertThat(TestClickHouse.running(victim)).as("the victim still runs").containsExactly(victim);
+        assertThat(TestingClickHouse.running(victim)).as("the victim still runs").containsExactly(victim);
         // the gap the dialect closes: the server itself lets readonly=1 kill
-        TestClickHouse.exec(Map.of("readonly", "1"), "KILL QUERY WHERE query_id = '" + victim + "' ASYNC");
-        TestClickHouse.awaitGone(victim, Duration.ofSeconds(5));
+        TestingClickHouse.exec(Map.of("readonly", "1"), "KILL QUERY WHERE query_id = '" + victim + "' ASYNC");
+        TestingClickHouse.awaitGone(victim, Duration.ofSeconds(5));
         running.get(10, TimeUnit.SECONDS);
     }
 
@@ -291,7 +292,7 @@ class ClickHouseDialectTest {
         assertThat(sink.columns()).isEmpty();
         d.execute(QueryRequest.read("INSERT INTO qag_ch_written VALUES (?)", List.of(new Parameter("x", 7L, JDBCType.BIGINT)),
                 LIMIT, 10).withMode(AccessMode.WRITE), new RecordingSink());
-        assertThat(TestClickHouse.value("SELECT sum(x) FROM qag_ch_written")).isEqualTo("7");
+        assertThat(TestingClickHouse.value("SELECT sum(x) FROM qag_ch_written")).isEqualTo("7");
         DialectException set = failure(d, QueryRequest.read("SET max_threads = 1", List.of(), LIMIT, 10)
                 .withMode(AccessMode.WRITE));
         assertThat(set.getMessage()).as("no session, so nothing can be set for later calls").contains("no session");
@@ -310,7 +311,7 @@ class ClickHouseDialectTest {
         long ms = (System.nanoTime() - start) / 1_000_000;
         assertThat(e.error()).as(e.getMessage()).isEqualTo(DialectError.TIMEOUT);
         assertThat(ms).isBetween(950L, 3_000L);
-        Duration gone = TestClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
+        Duration gone = TestingClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
         System.out.printf("time limit 1 s: TIMEOUT after %d ms, gone from system.processes %d ms later%n", ms,
                 gone.toMillis());
     }
@@ -324,7 +325,7 @@ class ClickHouseDialectTest {
         long ms = (System.nanoTime() - start) / 1_000_000;
         assertThat(e.error()).isEqualTo(DialectError.TIMEOUT);
         assertThat(ms).isBetween(280L, 1_500L);
-        TestClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
+        TestingClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
         assertThat(proxy.sent()).contains("POST /?readonly=1&max_execution_time=1&max_result_rows=11&result_overflow_mode=break"
                 + "&extremes=0&database=default&query_id=qag-" + id + "-");
         assertThat(proxy.sent()).contains("KILL QUERY WHERE query_id = 'qag-" + id + "-");
@@ -342,7 +343,7 @@ class ClickHouseDialectTest {
         assertThat(e).isNotNull();
         assertThat(e.error()).isEqualTo(DialectError.TIMEOUT);
         assertThat(rows.get()).isPositive();
-        TestClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
+        TestingClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
     }
 
     @Test
@@ -360,7 +361,7 @@ class ClickHouseDialectTest {
         assertThat(e).isNotNull();
         assertThat(e.error()).isEqualTo(DialectError.CANCELLED);
         assertThat(ms).isLessThan(2_000L);
-        TestClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
+        TestingClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
         assertThatCode(sink::cancel).doesNotThrowAnyException();
     }
 
@@ -376,7 +377,7 @@ class ClickHouseDialectTest {
         DialectException e = call.get(10, TimeUnit.SECONDS);
         assertThat(e).isNotNull();
         assertThat(e.error()).isEqualTo(DialectError.UNAVAILABLE);
-        TestClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
+        TestingClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
     }
 
     // ---------------------------------------------------------------- streaming and row caps
@@ -397,7 +398,7 @@ class ClickHouseDialectTest {
                     public boolean row(Object[] values) {
                         if (rows.getAndIncrement() == 0) {
                             firstRowNanos.set(System.nanoTime() - start);
-                            runningAtFirstRow.set(TestClickHouse.running("qag-" + id));
+                            runningAtFirstRow.set(TestingClickHouse.running("qag-" + id));
                         }
                         return true;
                     }
@@ -417,7 +418,7 @@ class ClickHouseDialectTest {
         assertThat(stats).isEqualTo(QueryStats.read(1000, true));
         assertThat(sink.rows()).hasSize(1000);
         assertThat(sink.rows().get(999)).containsExactly(new BigInteger("999").longValue());
-        TestClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
+        TestingClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
     }
 
     @Test
@@ -428,7 +429,7 @@ class ClickHouseDialectTest {
         QueryStats stats = dialectVia(proxy).execute(request("SELECT number FROM system.numbers", LIMIT, Long.MAX_VALUE, id),
                 counting(rows, 10));
         assertThat(stats).isEqualTo(QueryStats.read(10, false));
-        TestClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
+        TestingClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
         assertThat(proxy.sent()).contains("KILL QUERY WHERE query_id = 'qag-" + id + "-");
     }
 
@@ -553,7 +554,7 @@ class ClickHouseDialectTest {
     void wrongCredentialsArePermissionDenied() {
         for (Optional<String> password : List.of(Optional.<String>empty(), Optional.of("qag-secret-pw"))) {
             Optional<String> user = password.isPresent() ? Optional.of("default") : Optional.of("qag_ch_nobody");
-            Dialect d = new ClickHouseDialectFactory().create(TestClickHouse.context(TestClickHouse.URL, user, password, 1),
+            Dialect d = new ClickHouseDialectFactory().create(TestingClickHouse.context(TestingClickHouse.url(), user, password, 1),
                     Map.of());
             opened.add(d);
             DialectException e = failure(d, read("SELECT 1"));
@@ -570,7 +571,7 @@ class ClickHouseDialectTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        Dialect d = new ClickHouseDialectFactory().create(TestClickHouse.context("http://127.0.0.1:" + port, 1), Map.of());
+        Dialect d = new ClickHouseDialectFactory().create(TestingClickHouse.context("http://127.0.0.1:" + port, 1), Map.of());
         opened.add(d);
         long start = System.nanoTime();
         DialectException e = failure(d, read("SELECT 1"));
@@ -595,12 +596,12 @@ class ClickHouseDialectTest {
         assertThat(e.getMessage()).contains("clickhouse.max_concurrent = 1");
         assertThat(hog.get(10, TimeUnit.SECONDS).error()).isEqualTo(DialectError.TIMEOUT);
         assertThat(run(d, read("SELECT 1")).rows()).hasSize(1);
-        TestClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
+        TestingClickHouse.awaitGone("qag-" + id, Duration.ofSeconds(5));
     }
 
     private static void awaitRunning(String prefix) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (TestClickHouse.running(prefix).isEmpty()) {
+        while (TestingClickHouse.running(prefix).isEmpty()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("query " + prefix + " never showed up in system.processes");
             }

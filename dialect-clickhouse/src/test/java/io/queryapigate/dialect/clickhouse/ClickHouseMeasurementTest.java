@@ -34,16 +34,16 @@ class ClickHouseMeasurementTest {
 
     @BeforeAll
     static void fixture() {
-        TestClickHouse.exec("DROP TABLE IF EXISTS " + TABLE);
-        TestClickHouse.exec("CREATE TABLE " + TABLE + " (id UInt32, name String, amount Decimal(12, 2))"
+        TestingClickHouse.exec("DROP TABLE IF EXISTS " + TABLE);
+        TestingClickHouse.exec("CREATE TABLE " + TABLE + " (id UInt32, name String, amount Decimal(12, 2))"
                 + " ENGINE = MergeTree ORDER BY id");
-        TestClickHouse.exec("INSERT INTO " + TABLE + " SELECT toUInt32(number), concat('name-', toString(number)),"
+        TestingClickHouse.exec("INSERT INTO " + TABLE + " SELECT toUInt32(number), concat('name-', toString(number)),"
                 + " toDecimal64(number / 100, 2) FROM system.numbers LIMIT 100000");
     }
 
     @AfterAll
     static void drop() {
-        TestClickHouse.exec("DROP TABLE IF EXISTS " + TABLE);
+        TestingClickHouse.exec("DROP TABLE IF EXISTS " + TABLE);
     }
 
     private static final RowSink DISCARD = new RowSink() {
@@ -58,7 +58,7 @@ class ClickHouseMeasurementTest {
 
     @Test
     void pointQueryLatency() throws Exception {
-        try (Dialect d = new ClickHouseDialectFactory().create(TestClickHouse.context(TestClickHouse.URL, 1), Map.of())) {
+        try (Dialect d = new ClickHouseDialectFactory().create(TestingClickHouse.context(TestingClickHouse.url(), 1), Map.of())) {
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             long[] dialect = new long[CALLS];
             long[] bare = new long[CALLS];
@@ -75,10 +75,10 @@ class ClickHouseMeasurementTest {
                 // the same URL settings, query_id, header and body the dialect sends: what is left is its own work
                 String sql = "SELECT id, name, amount FROM " + TABLE + " WHERE id =  " + id
                         + " \nFORMAT TabSeparatedWithNamesAndTypes";
-                HttpRequest r = HttpRequest.newBuilder(URI.create(TestClickHouse.URL + "/?readonly=1&max_execution_time=5"
+                HttpRequest r = HttpRequest.newBuilder(URI.create(TestingClickHouse.url() + "/?readonly=1&max_execution_time=5"
                                 + "&max_result_rows=101&result_overflow_mode=break&extremes=0&database=default&query_id=qag-"
                                 + java.util.UUID.randomUUID()))
-                        .header("X-ClickHouse-User", TestClickHouse.USER)
+                        .header("X-ClickHouse-User", TestingClickHouse.user())
                         .header("Content-Type", "text/plain; charset=UTF-8")
                         .POST(HttpRequest.BodyPublishers.ofString(sql)).build();
                 long startBare = System.nanoTime();
@@ -101,7 +101,7 @@ class ClickHouseMeasurementTest {
 
     @Test
     void millionRowReadThroughput() {
-        try (Dialect d = new ClickHouseDialectFactory().create(TestClickHouse.context(TestClickHouse.URL, 1), Map.of())) {
+        try (Dialect d = new ClickHouseDialectFactory().create(TestingClickHouse.context(TestingClickHouse.url(), 1), Map.of())) {
             for (String sql : List.of(
                     "SELECT number FROM system.numbers LIMIT 1000000",
                     "SELECT number, toString(number) AS s, toDate(number % 40000) AS d, toDecimal64(number, 2) AS amount,"

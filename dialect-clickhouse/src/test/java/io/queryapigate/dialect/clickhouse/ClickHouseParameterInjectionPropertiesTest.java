@@ -56,10 +56,10 @@ class ClickHouseParameterInjectionPropertiesTest {
 
     @BeforeContainer
     static void setUp() {
-        TestClickHouse.exec("DROP TABLE IF EXISTS " + CANARY);
-        TestClickHouse.exec("CREATE TABLE " + CANARY + " (id UInt8, name String) ENGINE = Memory");
-        TestClickHouse.exec("INSERT INTO " + CANARY + " VALUES (1, 'one'), (2, 'two')");
-        dialect = new ClickHouseDialectFactory().create(TestClickHouse.context(TestClickHouse.URL, 2), Map.of());
+        TestingClickHouse.exec("DROP TABLE IF EXISTS " + CANARY);
+        TestingClickHouse.exec("CREATE TABLE " + CANARY + " (id UInt8, name String) ENGINE = Memory");
+        TestingClickHouse.exec("INSERT INTO " + CANARY + " VALUES (1, 'one'), (2, 'two')");
+        dialect = new ClickHouseDialectFactory().create(TestingClickHouse.context(TestingClickHouse.url(), 2), Map.of());
     }
 
     @AfterContainer
@@ -72,7 +72,7 @@ class ClickHouseParameterInjectionPropertiesTest {
             System.out.println("injection properties: tries against the server " + TRIES);
         } finally {
             dialect.close();
-            TestClickHouse.exec("DROP TABLE IF EXISTS " + CANARY);
+            TestingClickHouse.exec("DROP TABLE IF EXISTS " + CANARY);
         }
     }
 
@@ -81,8 +81,8 @@ class ClickHouseParameterInjectionPropertiesTest {
     }
 
     private static void assertCanaryIntact() {
-        assertThat(TestClickHouse.value("EXISTS TABLE " + CANARY)).isEqualTo("1");
-        assertThat(TestClickHouse.value("SELECT groupArray(name) FROM (SELECT name FROM " + CANARY + " ORDER BY id)"))
+        assertThat(TestingClickHouse.value("EXISTS TABLE " + CANARY)).isEqualTo("1");
+        assertThat(TestingClickHouse.value("SELECT groupArray(name) FROM (SELECT name FROM " + CANARY + " ORDER BY id)"))
                 .isEqualTo("['one','two']");
     }
 

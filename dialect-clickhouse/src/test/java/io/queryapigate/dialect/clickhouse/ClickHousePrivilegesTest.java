@@ -17,15 +17,15 @@ class ClickHousePrivilegesTest {
 
     @Test
     void theDefaultProfileAllowsDdlInWriteCalls() {
-        TestClickHouse.require();
+        TestingClickHouse.require();
         try (ClickHouseDialect d = (ClickHouseDialect) new ClickHouseDialectFactory()
-                .create(TestClickHouse.context(TestClickHouse.URL, 1), Map.of())) {
+                .create(TestingClickHouse.context(TestingClickHouse.url(), 1), Map.of())) {
             List<String> warnings = d.privilegeWarnings(TIMEOUT);
             assertThat(warnings).singleElement().asString().contains("readonly=0 and allow_ddl=1")
                     .contains("<allow_ddl>0</allow_ddl>").contains("<allow_databases>");
         }
         // what the check relies on: the server's default profile, seen without readonly=1 on the request
-        assertThat(TestClickHouse.value("SELECT value FROM system.settings WHERE name = 'readonly'")).isEqualTo("0");
+        assertThat(TestingClickHouse.value("SELECT value FROM system.settings WHERE name = 'readonly'")).isEqualTo("0");
     }
 
     @Test
@@ -35,7 +35,7 @@ class ClickHousePrivilegesTest {
             closedPort = s.getLocalPort();
         }
         try (ClickHouseDialect d = (ClickHouseDialect) new ClickHouseDialectFactory()
-                .create(TestClickHouse.context("http://127.0.0.1:" + closedPort, 1), Map.of())) {
+                .create(TestingClickHouse.context("http://127.0.0.1:" + closedPort, 1), Map.of())) {
             assertThat(d.privilegeWarnings(Duration.ofMillis(800))).singleElement().asString()
                     .startsWith("could not check the ClickHouse user's settings");
         }

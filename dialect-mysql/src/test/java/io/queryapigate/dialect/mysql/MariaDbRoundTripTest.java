@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.SessionPlan;
+import io.queryapigate.dialect.testkit.MySqlCommands;
 import io.queryapigate.dialect.testkit.RecordingSink;
 import java.sql.Connection;
 import java.sql.JDBCType;
@@ -21,32 +22,32 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Round trips counted from the wire: {@link CountingSocketFactory} sits under Connector/J and records every command
- * the client sends (COM_QUERY with its SQL, COM_PING, ...). Pool of one connection.
+ * Round trips counted from the wire: {@link MySqlCountingSocketFactory} sits under Connector/J and records every
+ * command the client sends (COM_QUERY with its SQL, COM_PING, ...). Pool of one connection.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class MariaDbRoundTripTest {
     static final String DB = "qag_my_roundtrip";
-    static final String COUNTING = "socketFactory=" + CountingSocketFactory.class.getName();
+    static final String COUNTING = "socketFactory=" + MySqlCountingSocketFactory.class.getName();
     static final int CALLS = 1_000;
 
     @BeforeAll
     static void createDatabase() throws Exception {
-        TestMariaDb.recreateDatabase(DB);
-        try (Connection c = TestMariaDb.admin(DB)) {
-            TestMariaDb.exec(c, "CREATE TABLE customer (id INT PRIMARY KEY, name VARCHAR(50)) ENGINE=InnoDB",
+        TestingMariaDb.recreateDatabase(DB);
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            TestingMariaDb.exec(c, "CREATE TABLE customer (id INT PRIMARY KEY, name VARCHAR(50)) ENGINE=InnoDB",
                     "INSERT INTO customer VALUES (1, 'alpha'), (2, 'beta'), (3, 'gamma')");
         }
     }
 
     @AfterAll
     static void dropDatabase() throws Exception {
-        TestMariaDb.dropDatabase(DB);
+        TestingMariaDb.dropDatabase(DB);
     }
 
     @BeforeEach
     void reset() {
-        CountingSocketFactory.reset();
+        MySqlCountingSocketFactory.reset();
     }
 
     private static QueryRequest lookup(long id) {
@@ -55,12 +56,12 @@ class MariaDbRoundTripTest {
     }
 
     /** Warms the pool up (the connection's open statements), then counts only what the calls send. */
-    private static List<CountingSocketFactory.Command> measure(MySqlDialect d, int calls, long[] nanos) {
+    private static List<MySqlCommands.Command> measure(MySqlDialect d, int calls, long[] nanos) {
         int warmUp = nanos == null ? 1 : 1_000; // JIT and pool warm-up before timing
         for (int i = 0; i < warmUp; i++) {
             d.execute(lookup(i % 3 + 1), new RecordingSink());
         }
-        CountingSocketFactory.reset();
+        MySqlCountingSocketFactory.reset();
         for (int i = 0; i < calls; i++) {
             long start = System.nanoTime();
             RecordingSink sink = new RecordingSink();
@@ -70,21 +71,21 @@ class MariaDbRoundTripTest {
             }
             assertThat(sink.rows()).hasSize(1);
         }
-        return CountingSocketFactory.commands();
+        return MySqlCountingSocketFactory.commands();
     }
 
     @Test
     void aReadIsExactlyTwoRoundTripsWithNoPing() {
         long[] nanos = new long[CALLS];
-        List<CountingSocketFactory.Command> commands;
+        List<MySqlCommands.Command> commands;
         SessionPlan plan;
-        try (MySqlDialect d = TestMariaDb.dialect(DB, COUNTING, Map.of(), 1)) {
+        try (MySqlDialect d = TestingMariaDb.dialect(DB, COUNTING, Map.of(), 1)) {
             commands = measure(d, CALLS, nanos);
             plan = d.sessionStrategy().plan(lookup(1));
         }
         assertThat(commands).as("commands on the wire for %d reads", CALLS).hasSize(2 * CALLS);
-        assertThat(commands).noneMatch(CountingSocketFactory.Command::isPing);
-        assertThat(commands).allMatch(CountingSocketFactory.Command::isQuery);
+        assertThat(commands).noneMatch(MySqlCommands.Command::isPing);
+        assertThat(commands).allMatch(MySqlCommands.Command::isQuery);
         for (int i = 0; i < CALLS; i++) {
             String query = commands.get(2 * i).sql();
             // the golden plan, as sent: the limit is the time left when the call started, so compare the shape
@@ -101,11 +102,11 @@ class MariaDbRoundTripTest {
     void theCounterSeesAnAddedStatement() {
         // the session mode sends one SET more per call: the same counter must show 3
         long[] nanos = new long[CALLS];
-        List<CountingSocketFactory.Command> commands;
-        try (MySqlDialect d = TestMariaDb.dialect(DB, COUNTING, Map.of("mysql.time_limit_mode", "session"), 1)) {
+        List<MySqlCommands.Command> commands;
+        try (MySqlDialect d = TestingMariaDb.dialect(DB, COUNTING, Map.of("mysql.time_limit_mode", "session"), 1)) {
             commands = measure(d, CALLS, nanos);
         }
-        assertThat(commands).hasSize(3 * CALLS).allMatch(CountingSocketFactory.Command::isQuery);
+        assertThat(commands).hasSize(3 * CALLS).allMatch(MySqlCommands.Command::isQuery);
         assertThat(commands.get(0).sql()).startsWith("SET SESSION max_statement_time = ")
                 .endsWith(", SESSION tx_read_only = 1, SESSION last_insert_id = 0, SESSION insert_id = 0");
         assertThat(commands.get(1).sql()).isEqualTo("SELECT id, name FROM customer WHERE id = 1");
@@ -116,31 +117,31 @@ class MariaDbRoundTripTest {
     @Test
     void theConnectionIsPingedOnlyAfterIdling() throws Exception {
         // short window: idle longer than it (and than HikariCP's 500 ms bypass), and the borrow pings once
-        try (MySqlDialect d = TestMariaDb.dialect(DB, COUNTING, Map.of("mysql.idle_validation", "200ms"), 1)) {
+        try (MySqlDialect d = TestingMariaDb.dialect(DB, COUNTING, Map.of("mysql.idle_validation", "200ms"), 1)) {
             measure(d, 3, null);
             Thread.sleep(800);
-            CountingSocketFactory.reset();
+            MySqlCountingSocketFactory.reset();
             d.execute(lookup(1), new RecordingSink());
-            List<CountingSocketFactory.Command> commands = CountingSocketFactory.commands();
+            List<MySqlCommands.Command> commands = MySqlCountingSocketFactory.commands();
             assertThat(commands).hasSize(3);
             assertThat(commands.get(0).isPing()).as("COM_PING first: %s", commands).isTrue();
         }
         // default window (5 s): the same idle time sends nothing but the call itself
-        try (MySqlDialect d = TestMariaDb.dialect(DB, COUNTING, Map.of(), 1)) {
+        try (MySqlDialect d = TestingMariaDb.dialect(DB, COUNTING, Map.of(), 1)) {
             measure(d, 3, null);
             Thread.sleep(800);
-            CountingSocketFactory.reset();
+            MySqlCountingSocketFactory.reset();
             d.execute(lookup(1), new RecordingSink());
-            assertThat(CountingSocketFactory.commands()).hasSize(2).noneMatch(CountingSocketFactory.Command::isPing);
+            assertThat(MySqlCountingSocketFactory.commands()).hasSize(2).noneMatch(MySqlCommands.Command::isPing);
         }
     }
 
     @Test
     void openingAConnectionCostsThreeStatements() {
-        try (MySqlDialect d = TestMariaDb.dialect(DB, COUNTING, Map.of(), 1)) {
+        try (MySqlDialect d = TestingMariaDb.dialect(DB, COUNTING, Map.of(), 1)) {
             d.execute(lookup(1), new RecordingSink());
             List<String> sql = new ArrayList<>();
-            for (CountingSocketFactory.Command c : CountingSocketFactory.commands()) {
+            for (MySqlCommands.Command c : MySqlCountingSocketFactory.commands()) {
                 if (c.isQuery()) {
                     sql.add(c.sql());
                 }

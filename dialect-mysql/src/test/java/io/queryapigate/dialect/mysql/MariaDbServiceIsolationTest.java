@@ -30,18 +30,18 @@ class MariaDbServiceIsolationTest {
 
     @BeforeAll
     static void createServices() throws Exception {
-        TestMariaDb.recreateDatabase(CRM);
-        TestMariaDb.recreateDatabase(BILLING);
-        try (Connection c = TestMariaDb.admin("test")) {
+        TestingMariaDb.recreateDatabase(CRM);
+        TestingMariaDb.recreateDatabase(BILLING);
+        try (Connection c = TestingMariaDb.admin("test")) {
             for (String db : List.of(CRM, BILLING)) {
-                TestMariaDb.exec(c,
+                TestingMariaDb.exec(c,
                         "CREATE TABLE " + db + ".customer (id INT PRIMARY KEY, name VARCHAR(50))",
                         "INSERT INTO " + db + ".customer VALUES (1, '" + db + " customer')",
                         "CREATE TABLE " + db + ".history (id INT PRIMARY KEY, amount DECIMAL(10,2))",
                         "INSERT INTO " + db + ".history VALUES (1, 9.99)");
                 for (String host : HOSTS) {
                     String user = "'" + db + "'@'" + host + "'";
-                    TestMariaDb.exec(c, "DROP USER IF EXISTS " + user,
+                    TestingMariaDb.exec(c, "DROP USER IF EXISTS " + user,
                             "CREATE USER " + user + " IDENTIFIED BY '" + PASSWORD + "'",
                             "GRANT SELECT ON " + db + ".* TO " + user);
                 }
@@ -51,21 +51,21 @@ class MariaDbServiceIsolationTest {
 
     @AfterAll
     static void dropServices() throws Exception {
-        try (Connection c = TestMariaDb.admin("test")) {
+        try (Connection c = TestingMariaDb.admin("test")) {
             for (String db : List.of(CRM, BILLING)) {
                 for (String host : HOSTS) {
-                    TestMariaDb.exec(c, "DROP USER IF EXISTS '" + db + "'@'" + host + "'");
+                    TestingMariaDb.exec(c, "DROP USER IF EXISTS '" + db + "'@'" + host + "'");
                 }
             }
         }
-        TestMariaDb.dropDatabase(CRM);
-        TestMariaDb.dropDatabase(BILLING);
+        TestingMariaDb.dropDatabase(CRM);
+        TestingMariaDb.dropDatabase(BILLING);
     }
 
     private static MySqlDialect service(String db) {
-        TestMariaDb.require();
+        TestingMariaDb.require();
         return (MySqlDialect) new MySqlDialectFactory().create(
-                TestMariaDb.context(TestMariaDb.url(db, ""), db, PASSWORD, 1), Map.of());
+                TestingMariaDb.context(TestingMariaDb.url(db, ""), db, PASSWORD, 1), Map.of());
     }
 
     private static QueryRequest read(String sql) {
@@ -109,9 +109,9 @@ class MariaDbServiceIsolationTest {
             java.util.Properties credentials = new java.util.Properties();
             credentials.setProperty("user", CRM);
             credentials.setProperty("password", PASSWORD);
-            try (Connection plain = java.sql.DriverManager.getConnection(TestMariaDb.url(CRM, ""), credentials)) {
+            try (Connection plain = java.sql.DriverManager.getConnection(TestingMariaDb.url(CRM, ""), credentials)) {
                 java.sql.SQLException denied = catchThrowableOfType(java.sql.SQLException.class,
-                        () -> TestMariaDb.exec(plain, "USE " + BILLING));
+                        () -> TestingMariaDb.exec(plain, "USE " + BILLING));
                 assertThat((Throwable) denied).isNotNull();
                 assertThat(denied.getErrorCode()).as(denied.getMessage()).isEqualTo(1044);
             }
@@ -124,9 +124,9 @@ class MariaDbServiceIsolationTest {
 
     @Test
     void aWrongPasswordIsAPermissionProblemNotAnOutage() {
-        TestMariaDb.require();
+        TestingMariaDb.require();
         try (MySqlDialect wrong = (MySqlDialect) new MySqlDialectFactory().create(
-                TestMariaDb.context(TestMariaDb.url(CRM, ""), CRM, "not-the-password", 1),
+                TestingMariaDb.context(TestingMariaDb.url(CRM, ""), CRM, "not-the-password", 1),
                 Map.of("mysql.connect_timeout", "2s"))) {
             DialectException e = refused(wrong, read("SELECT 1").withTimeout(Duration.ofSeconds(2)));
             assertThat(e.error()).as(e.getMessage()).isIn(DialectError.PERMISSION_DENIED, DialectError.UNAVAILABLE);

@@ -102,9 +102,9 @@ class MariaDbSessionFingerprintTest {
 
     @BeforeAll
     static void createDatabase() throws Exception {
-        TestMariaDb.recreateDatabase(DB);
-        try (Connection c = TestMariaDb.admin(DB)) {
-            TestMariaDb.exec(c,
+        TestingMariaDb.recreateDatabase(DB);
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            TestingMariaDb.exec(c,
                     "CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(100)) ENGINE=InnoDB",
                     "INSERT INTO t VALUES (1, 'one'), (2, 'two')",
                     "CREATE TABLE a (id INT AUTO_INCREMENT PRIMARY KEY, v INT) ENGINE=InnoDB",
@@ -131,11 +131,11 @@ class MariaDbSessionFingerprintTest {
                             + " RETURN 1; END",
                     "CREATE FUNCTION qag_my_fp_uservar() RETURNS INT NOT DETERMINISTIC"
                             + " BEGIN SET @qag_fn = 'set by a function'; RETURN 1; END");
-            userVariablesPlugin = "1".equals(TestMariaDb.query(c, "SELECT COUNT(*) FROM information_schema.PLUGINS"
+            userVariablesPlugin = "1".equals(TestingMariaDb.query(c, "SELECT COUNT(*) FROM information_schema.PLUGINS"
                     + " WHERE PLUGIN_NAME = 'user_variables' AND PLUGIN_STATUS = 'ACTIVE'"));
         }
         for (AccessMode mode : AccessMode.values()) {
-            try (MySqlDialect fresh = TestMariaDb.dialect(DB, "", Map.of(), 1)) {
+            try (MySqlDialect fresh = TestingMariaDb.dialect(DB, "", Map.of(), 1)) {
                 FRESH.put(mode, fingerprint(fresh, mode));
             }
         }
@@ -143,20 +143,20 @@ class MariaDbSessionFingerprintTest {
 
     @AfterAll
     static void dropDatabase() throws Exception {
-        TestMariaDb.dropDatabase(DB);
+        TestingMariaDb.dropDatabase(DB);
     }
 
     @AfterEach
     void closeDialects() throws Exception {
         opened.forEach(MySqlDialect::close);
         opened.clear();
-        try (Connection c = TestMariaDb.admin(DB)) {
-            TestMariaDb.exec(c, "DELETE FROM t WHERE id > 2", "DROP TABLE IF EXISTS qag_fp_evil");
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            TestingMariaDb.exec(c, "DELETE FROM t WHERE id > 2", "DROP TABLE IF EXISTS qag_fp_evil");
         }
     }
 
     private MySqlDialect dialect() {
-        MySqlDialect d = TestMariaDb.dialect(DB, "", Map.of(), 1);
+        MySqlDialect d = TestingMariaDb.dialect(DB, "", Map.of(), 1);
         opened.add(d);
         return d;
     }
@@ -268,9 +268,9 @@ class MariaDbSessionFingerprintTest {
         assertThat(probe(d, c.mode(), "SELECT COUNT(*) FROM qag_fp_tmp")).startsWith("ERROR 1146");
         assertThat(text(d, c.mode(), "SELECT name FROM t WHERE id = 1")).isEqualTo("one");
         // and in the database, seen from another session: no named lock, no InnoDB lock held by the pooled session
-        try (Connection admin = TestMariaDb.admin(DB)) {
-            assertThat(TestMariaDb.query(admin, "SELECT IS_USED_LOCK('qag')")).isNull();
-            assertThat(TestMariaDb.query(admin, "SELECT COUNT(*) FROM information_schema.INNODB_TRX"
+        try (Connection admin = TestingMariaDb.admin(DB)) {
+            assertThat(TestingMariaDb.query(admin, "SELECT IS_USED_LOCK('qag')")).isNull();
+            assertThat(TestingMariaDb.query(admin, "SELECT COUNT(*) FROM information_schema.INNODB_TRX"
                     + " WHERE trx_mysql_thread_id = " + after.get("connection id")
                     + " AND (trx_rows_locked > 0 OR trx_tables_locked > 0 OR trx_lock_structs > 0)")).isEqualTo("0");
         }
@@ -313,7 +313,7 @@ class MariaDbSessionFingerprintTest {
 
     @Test
     void theSessionModeResetsLastInsertIdInItsOwnSet() {
-        try (MySqlDialect session = TestMariaDb.dialect(DB, "", Map.of("mysql.time_limit_mode", "session"), 1)) {
+        try (MySqlDialect session = TestingMariaDb.dialect(DB, "", Map.of("mysql.time_limit_mode", "session"), 1)) {
             for (AccessMode mode : AccessMode.values()) {
                 assertThat(value(session, mode, "SELECT LAST_INSERT_ID(424242)")).isIn(424242L, 424242);
                 assertThat(value(session, mode, "SELECT LAST_INSERT_ID()")).isIn(0L, 0);
@@ -346,19 +346,20 @@ class MariaDbSessionFingerprintTest {
         MySqlDialect d = dialect();
         long id = connectionId(d, mode);
         assertThat(value(d, mode, "SELECT GET_LOCK('qag', 0)")).isIn(1, 1L);
-        try (Connection admin = TestMariaDb.admin(DB)) {
-            assertThat(TestMariaDb.query(admin, "SELECT IS_USED_LOCK('qag')")).isEqualTo(Long.toString(id));
-            assertThat(TestMariaDb.query(admin, "SELECT GET_LOCK('qag', 0)")).as("another session cannot take it")
+        try (Connection admin = TestingMariaDb.admin(DB)) {
+            assertThat(TestingMariaDb.query(admin, "SELECT IS_USED_LOCK('qag')")).isEqualTo(Long.toString(id));
+            assertThat(TestingMariaDb.query(admin, "SELECT GET_LOCK('qag', 0)")).as("another session cannot take it")
                     .isEqualTo("0");
             run(d, mode, "SELECT 1"); // the next calls do not release it either
-            assertThat(TestMariaDb.query(admin, "SELECT IS_USED_LOCK('qag')")).isEqualTo(Long.toString(id));
+            assertThat(TestingMariaDb.query(admin, "SELECT IS_USED_LOCK('qag')")).isEqualTo(Long.toString(id));
             assertThat(differences(FRESH.get(mode), fingerprint(d, mode))).containsKeys("IS_USED_LOCK('qag')");
             d.close(); // only closing the connection frees it (the server ends the session a moment later)
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
-            while (!"1".equals(TestMariaDb.query(admin, "SELECT IS_FREE_LOCK('qag')")) && System.nanoTime() < deadline) {
+            while (!"1".equals(TestingMariaDb.query(admin, "SELECT IS_FREE_LOCK('qag')"))
+                    && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
-            assertThat(TestMariaDb.query(admin, "SELECT IS_FREE_LOCK('qag')")).isEqualTo("1");
+            assertThat(TestingMariaDb.query(admin, "SELECT IS_FREE_LOCK('qag')")).isEqualTo("1");
         }
     }
 
@@ -373,8 +374,8 @@ class MariaDbSessionFingerprintTest {
         // named like a real table, it takes the next writer's rows, which never reach the real table
         run(d, AccessMode.WRITE, "CREATE TEMPORARY TABLE t (id INT PRIMARY KEY, name VARCHAR(100))");
         run(d, AccessMode.WRITE, "INSERT INTO t VALUES (3, 'three')");
-        try (Connection admin = TestMariaDb.admin(DB)) {
-            assertThat(TestMariaDb.query(admin, "SELECT COUNT(*) FROM t")).as("the real table").isEqualTo("2");
+        try (Connection admin = TestingMariaDb.admin(DB)) {
+            assertThat(TestingMariaDb.query(admin, "SELECT COUNT(*) FROM t")).as("the real table").isEqualTo("2");
         }
         assertThat(value(d, AccessMode.WRITE, "SELECT name FROM t WHERE id = 3")).isEqualTo("three");
     }
@@ -393,9 +394,9 @@ class MariaDbSessionFingerprintTest {
         MySqlDialect d = dialect();
         List<Object> seeds = run(d, AccessMode.READ, "SELECT @@rand_seed1, @@rand_seed2").rows().get(0);
         String expected;
-        try (Connection other = TestMariaDb.admin(DB)) {
-            TestMariaDb.exec(other, "SET rand_seed1 = " + seeds.get(0) + ", rand_seed2 = " + seeds.get(1));
-            expected = TestMariaDb.query(other, "SELECT RAND()");
+        try (Connection other = TestingMariaDb.admin(DB)) {
+            TestingMariaDb.exec(other, "SET rand_seed1 = " + seeds.get(0) + ", rand_seed2 = " + seeds.get(1));
+            expected = TestingMariaDb.query(other, "SELECT RAND()");
         }
         assertThat(text(d, AccessMode.READ, "SELECT RAND()")).as("the next caller's RAND()").isEqualTo(expected);
     }

@@ -34,9 +34,9 @@ class MariaDbSessionSafetyTest {
 
     @BeforeAll
     static void createDatabase() throws Exception {
-        TestMariaDb.recreateDatabase(DB);
-        try (Connection c = TestMariaDb.admin(DB)) {
-            TestMariaDb.exec(c,
+        TestingMariaDb.recreateDatabase(DB);
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            TestingMariaDb.exec(c,
                     "CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(100)) ENGINE=InnoDB",
                     "INSERT INTO t VALUES (1, 'one'), (2, 'two')",
                     // the attacks: functions a SELECT can call, that change the session for later calls
@@ -55,19 +55,19 @@ class MariaDbSessionSafetyTest {
 
     @AfterAll
     static void dropDatabase() throws Exception {
-        TestMariaDb.dropDatabase(DB);
+        TestingMariaDb.dropDatabase(DB);
     }
 
     @BeforeEach
     void open() {
-        dialect = TestMariaDb.dialect(DB, "", Map.of(), 1);
+        dialect = TestingMariaDb.dialect(DB, "", Map.of(), 1);
     }
 
     @AfterEach
     void close() throws Exception {
         dialect.close();
-        try (Connection c = TestMariaDb.admin(DB)) {
-            TestMariaDb.exec(c, "DELETE FROM t WHERE id > 2", "DROP TABLE IF EXISTS qag_my_evil");
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            TestingMariaDb.exec(c, "DELETE FROM t WHERE id > 2", "DROP TABLE IF EXISTS qag_my_evil");
         }
     }
 
@@ -96,8 +96,8 @@ class MariaDbSessionSafetyTest {
     }
 
     private long rowsInT() throws Exception {
-        try (Connection c = TestMariaDb.admin(DB)) {
-            return Long.parseLong(TestMariaDb.query(c, "SELECT COUNT(*) FROM t"));
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            return Long.parseLong(TestingMariaDb.query(c, "SELECT COUNT(*) FROM t"));
         }
     }
 
@@ -128,8 +128,8 @@ class MariaDbSessionSafetyTest {
             assertThat(insertAfterDdl.error()).isEqualTo(DialectError.NOT_READ_ONLY);
         }
         assertThat(rowsInT()).isEqualTo(2);
-        try (Connection c = TestMariaDb.admin(DB)) {
-            assertThat(TestMariaDb.query(c, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '"
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            assertThat(TestingMariaDb.query(c, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '"
                     + DB + "' AND table_name = 'qag_my_evil'")).isEqualTo("0");
         }
         // the refused DDL's implicit commit ended a transaction, but ROLLBACK AND CHAIN started a read-only one
@@ -144,11 +144,11 @@ class MariaDbSessionSafetyTest {
      */
     @Test
     void withoutThePinTheFlipPlusDdlGetsThrough() throws Exception {
-        try (Connection c = TestMariaDb.admin(DB)) {
-            TestMariaDb.exec(c, "SET SESSION TRANSACTION READ ONLY", "START TRANSACTION READ ONLY",
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            TestingMariaDb.exec(c, "SET SESSION TRANSACTION READ ONLY", "START TRANSACTION READ ONLY",
                     "SELECT qag_my_flip()", "ROLLBACK AND CHAIN");
-            TestMariaDb.exec(c, "CREATE TABLE qag_my_evil (x INT)");
-            assertThat(TestMariaDb.query(c, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '"
+            TestingMariaDb.exec(c, "CREATE TABLE qag_my_evil (x INT)");
+            assertThat(TestingMariaDb.query(c, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '"
                     + DB + "' AND table_name = 'qag_my_evil'")).isEqualTo("1");
         }
     }
@@ -203,7 +203,7 @@ class MariaDbSessionSafetyTest {
         assertEchoed(dialect, tricky);
         // session mode pins nothing: the mode sticks, the status flags show it, and the connection is closed
         // (Connector/J escapes parameters by the sql_mode it read at connect, so reusing it would be unsafe)
-        try (MySqlDialect session = TestMariaDb.dialect(DB, "", Map.of("mysql.time_limit_mode", "session"), 1)) {
+        try (MySqlDialect session = TestingMariaDb.dialect(DB, "", Map.of("mysql.time_limit_mode", "session"), 1)) {
             long before = ((Number) value(session, "SELECT CONNECTION_ID()")).longValue();
             assertThat(value(session, "SELECT qag_my_nbe()")).isEqualTo(1);
             assertThat(((Number) value(session, "SELECT CONNECTION_ID()")).longValue()).isNotEqualTo(before);
@@ -223,17 +223,17 @@ class MariaDbSessionSafetyTest {
             String extra = "sessionVariables=sql_mode='" + modes + "'";
             // the premise: Connector/J applies it at connect, and the server then reads "a" as a column
             java.util.Properties p = new java.util.Properties();
-            p.setProperty("user", TestMariaDb.USER);
-            p.setProperty("password", TestMariaDb.PASSWORD);
-            try (Connection plain = java.sql.DriverManager.getConnection(TestMariaDb.url(DB, extra), p)) {
-                assertThat(TestMariaDb.query(plain, "SELECT @@session.sql_mode")).contains("ANSI_QUOTES");
+            p.setProperty("user", TestingMariaDb.user());
+            p.setProperty("password", TestingMariaDb.password());
+            try (Connection plain = java.sql.DriverManager.getConnection(TestingMariaDb.url(DB, extra), p)) {
+                assertThat(TestingMariaDb.query(plain, "SELECT @@session.sql_mode")).contains("ANSI_QUOTES");
                 java.sql.SQLException column = catchThrowableOfType(java.sql.SQLException.class,
-                        () -> TestMariaDb.query(plain, "SELECT \"a\""));
+                        () -> TestingMariaDb.query(plain, "SELECT \"a\""));
                 assertThat((Throwable) column).as(modes).isNotNull();
             }
             for (Map<String, String> properties : List.of(Map.<String, String>of(),
                     Map.of("mysql.time_limit_mode", "session"))) {
-                try (MySqlDialect d = TestMariaDb.dialect(DB, extra, properties, 1)) {
+                try (MySqlDialect d = TestingMariaDb.dialect(DB, extra, properties, 1)) {
                     for (AccessMode mode : AccessMode.values()) {
                         QueryRequest quoted = read("SELECT \"a\"");
                         QueryRequest escaped = read("SELECT 'a\\'b'");
@@ -285,8 +285,8 @@ class MariaDbSessionSafetyTest {
             dialect.execute(read("SELECT 'SET STATEMENT x=1 FOR'").withMode(mode), text);
             assertThat(text.singleValue()).isEqualTo("SET STATEMENT x=1 FOR");
         }
-        try (Connection c = TestMariaDb.admin(DB)) {
-            assertThat(TestMariaDb.query(c, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '"
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            assertThat(TestingMariaDb.query(c, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '"
                     + DB + "' AND table_name = 'qag_my_evil'")).isEqualTo("0");
         }
     }
@@ -298,11 +298,11 @@ class MariaDbSessionSafetyTest {
      */
     @Test
     void withoutTheRefusalANestedSetStatementLiftsTheReadOnlyPin() throws Exception {
-        try (Connection c = TestMariaDb.admin(DB)) {
-            TestMariaDb.exec(c, "SET SESSION TRANSACTION READ ONLY", "START TRANSACTION READ ONLY",
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            TestingMariaDb.exec(c, "SET SESSION TRANSACTION READ ONLY", "START TRANSACTION READ ONLY",
                     "SET STATEMENT max_statement_time=30, tx_read_only=1 FOR"
                             + " SET STATEMENT tx_read_only=0 FOR CREATE TABLE qag_my_evil (x INT)");
-            assertThat(TestMariaDb.query(c, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '"
+            assertThat(TestingMariaDb.query(c, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '"
                     + DB + "' AND table_name = 'qag_my_evil'")).isEqualTo("1");
         }
     }
@@ -318,10 +318,10 @@ class MariaDbSessionSafetyTest {
             assertThat(db.singleValue()).isEqualTo(DB);
         }
         // the control: sent as the dialect would send it, a USE changes the database for the rest of the session
-        try (Connection c = TestMariaDb.admin(DB)) {
-            TestMariaDb.exec(c, "SET SESSION TRANSACTION READ ONLY", "START TRANSACTION READ ONLY",
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            TestingMariaDb.exec(c, "SET SESSION TRANSACTION READ ONLY", "START TRANSACTION READ ONLY",
                     "SET STATEMENT max_statement_time=30, tx_read_only=1 FOR USE test", "ROLLBACK AND CHAIN");
-            assertThat(TestMariaDb.query(c, "SELECT DATABASE()")).isEqualTo("test");
+            assertThat(TestingMariaDb.query(c, "SELECT DATABASE()")).isEqualTo("test");
         }
     }
 
@@ -338,12 +338,12 @@ class MariaDbSessionSafetyTest {
     @Test
     void aCommittedWriteFromElsewhereIsVisibleToTheNextCall() throws Exception {
         assertThat(value(dialect, "SELECT COUNT(*) FROM t")).isEqualTo(2L);
-        try (Connection c = TestMariaDb.admin(DB)) {
-            TestMariaDb.exec(c, "INSERT INTO t VALUES (3, 'three')");
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            TestingMariaDb.exec(c, "INSERT INTO t VALUES (3, 'three')");
         }
         assertThat(value(dialect, "SELECT COUNT(*) FROM t")).isEqualTo(3L);
-        try (Connection c = TestMariaDb.admin(DB)) {
-            TestMariaDb.exec(c, "UPDATE t SET name = 'THREE' WHERE id = 3");
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            TestingMariaDb.exec(c, "UPDATE t SET name = 'THREE' WHERE id = 3");
         }
         assertThat(value(dialect, "SELECT name FROM t WHERE id = 3")).isEqualTo("THREE");
     }
@@ -352,10 +352,10 @@ class MariaDbSessionSafetyTest {
     void anIdlePooledConnectionDoesNotBlockDdl() throws Exception {
         assertThat(value(dialect, "SELECT COUNT(*) FROM t")).isEqualTo(2L);
         // the pooled connection now idles inside its chained read-only transaction
-        try (Connection c = TestMariaDb.admin(DB)) {
-            TestMariaDb.exec(c, "SET SESSION lock_wait_timeout = 5");
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            TestingMariaDb.exec(c, "SET SESSION lock_wait_timeout = 5");
             long start = System.nanoTime();
-            TestMariaDb.exec(c, "ALTER TABLE t ADD COLUMN extra INT", "ALTER TABLE t DROP COLUMN extra");
+            TestingMariaDb.exec(c, "ALTER TABLE t ADD COLUMN extra INT", "ALTER TABLE t DROP COLUMN extra");
             long ms = (System.nanoTime() - start) / 1_000_000;
             assertThat(ms).as("two ALTER TABLEs while the pool holds its idle transaction").isLessThan(1_000L);
         }
@@ -413,8 +413,8 @@ class MariaDbSessionSafetyTest {
                 read("UPDATE t SET name = SLEEP(2) WHERE id = 10").withMode(AccessMode.WRITE)
                         .withTimeout(Duration.ofMillis(300)));
         assertThat(slow.error()).as(slow.getMessage()).isEqualTo(DialectError.TIMEOUT);
-        try (Connection c = TestMariaDb.admin(DB)) {
-            assertThat(TestMariaDb.query(c, "SELECT name FROM t WHERE id = 10")).isEqualTo("TEN");
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            assertThat(TestingMariaDb.query(c, "SELECT name FROM t WHERE id = 10")).isEqualTo("TEN");
         }
         // reads still run read-only on their own pool
         assertThat(failure(dialect, read("DELETE FROM t")).error()).isEqualTo(DialectError.NOT_READ_ONLY);
@@ -450,7 +450,7 @@ class MariaDbSessionSafetyTest {
 
     @Test
     void theSessionModeAlsoHoldsTheLine() {
-        try (MySqlDialect session = TestMariaDb.dialect(DB, "", Map.of("mysql.time_limit_mode", "session"), 1)) {
+        try (MySqlDialect session = TestingMariaDb.dialect(DB, "", Map.of("mysql.time_limit_mode", "session"), 1)) {
             assertThat(value(session, "SELECT qag_my_flip()")).isEqualTo(1);
             assertThat(failure(session, read("INSERT INTO t VALUES (3, 'x')")).error())
                     .isEqualTo(DialectError.NOT_READ_ONLY);

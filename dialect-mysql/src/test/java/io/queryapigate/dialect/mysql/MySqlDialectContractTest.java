@@ -2,6 +2,7 @@ package io.queryapigate.dialect.mysql;
 
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.testkit.AbstractDialectContractTest;
+import io.queryapigate.dialect.testkit.TcpProxy;
 import java.sql.Connection;
 import java.util.List;
 import java.util.Map;
@@ -24,12 +25,12 @@ class MySqlDialectContractTest extends AbstractDialectContractTest {
 
     @BeforeAll
     static void createDatabase() throws Exception {
-        TestMariaDb.recreateDatabase(DB);
+        TestingMariaDb.recreateDatabase(DB);
     }
 
     @AfterAll
     static void dropDatabase() throws Exception {
-        TestMariaDb.dropDatabase(DB);
+        TestingMariaDb.dropDatabase(DB);
     }
 
     @AfterEach
@@ -42,8 +43,8 @@ class MySqlDialectContractTest extends AbstractDialectContractTest {
 
     @Override
     protected void setUpFixture(List<String> statements) throws Exception {
-        try (Connection c = TestMariaDb.admin(DB)) {
-            TestMariaDb.exec(c, statements.toArray(String[]::new));
+        try (Connection c = TestingMariaDb.admin(DB)) {
+            TestingMariaDb.exec(c, statements.toArray(String[]::new));
         }
     }
 
@@ -59,13 +60,13 @@ class MySqlDialectContractTest extends AbstractDialectContractTest {
 
     @Override
     protected Dialect createDialect(int poolSize) throws Exception {
-        TestMariaDb.require();
+        TestingMariaDb.require();
         if (proxy == null) {
-            proxy = new TcpProxy(TestMariaDb.HOST_PORT);
+            proxy = new TcpProxy(TestingMariaDb.address());
         }
         String url = "jdbc:mysql://" + proxy.hostPort() + "/" + DB + "?sslMode=DISABLED";
         return new MySqlDialectFactory().create(
-                TestMariaDb.context(url, TestMariaDb.USER, TestMariaDb.PASSWORD, poolSize),
+                TestingMariaDb.context(url, TestingMariaDb.user(), TestingMariaDb.password(), poolSize),
                 Map.of("mysql.connect_timeout", "2s"));
     }
 

@@ -38,7 +38,7 @@ class MySqlDialectFactoryTest {
             port = s.getLocalPort(); // closed again: nothing listens there
         }
         try (Dialect d = new MySqlDialectFactory().create(
-                TestMariaDb.context("jdbc:mysql://127.0.0.1:" + port + "/x", "u", "p", 1),
+                TestingMariaDb.context("jdbc:mysql://127.0.0.1:" + port + "/x", "u", "p", 1),
                 Map.of("mysql.connect_timeout", "1s"))) {
             assertThat(d.capabilities()).contains(Capability.SERVER_ENFORCED_READ_ONLY, Capability.SERVER_SIDE_TIMEOUT,
                     Capability.CANCELLATION, Capability.STREAMING).doesNotContain(Capability.BIND_PARAMETERS);
@@ -54,7 +54,7 @@ class MySqlDialectFactoryTest {
     @Test
     void aPinnedFlavourPlansBeforeAnyConnection() {
         try (Dialect d = new MySqlDialectFactory().create(
-                TestMariaDb.context("jdbc:mysql://127.0.0.1:1/x", "u", "p", 1), Map.of("mysql.flavor", "mysql"))) {
+                TestingMariaDb.context("jdbc:mysql://127.0.0.1:1/x", "u", "p", 1), Map.of("mysql.flavor", "mysql"))) {
             SessionPlan plan = d.sessionStrategy().plan(QueryRequest.read("SELECT 1", List.of(),
                     Duration.ofSeconds(1), 1).withMode(AccessMode.READ));
             assertThat(plan.statement()).isEqualTo("SELECT /*+ MAX_EXECUTION_TIME(1000) */ 1");
@@ -64,11 +64,11 @@ class MySqlDialectFactoryTest {
     @Test
     void sqlFamilyAndDefaultNamespaceComeFromTheUrl() {
         try (Dialect d = new MySqlDialectFactory().create(
-                TestMariaDb.context("jdbc:mysql://h:3306/crm?sslMode=DISABLED", "u", "p", 1), Map.of())) {
+                TestingMariaDb.context("jdbc:mysql://h:3306/crm?sslMode=DISABLED", "u", "p", 1), Map.of())) {
             assertThat(d.sqlFamily()).isEqualTo("mysql");
             assertThat(d.defaultNamespace()).isEqualTo(new TableNamespace(null, "crm"));
         }
-        try (Dialect d = new MySqlDialectFactory().create(TestMariaDb.context("jdbc:mysql://h:3306/", "u", "p", 1),
+        try (Dialect d = new MySqlDialectFactory().create(TestingMariaDb.context("jdbc:mysql://h:3306/", "u", "p", 1),
                 Map.of())) {
             assertThat(d.defaultNamespace()).isEqualTo(TableNamespace.UNKNOWN);
         }
@@ -79,15 +79,15 @@ class MySqlDialectFactoryTest {
     @Test
     void refusesUrlsThatWeakenTheSession() {
         MySqlDialectFactory f = new MySqlDialectFactory();
-        assertThatThrownBy(() -> f.create(TestMariaDb.context("jdbc:mariadb://h/db", "u", "p", 1), Map.of()))
+        assertThatThrownBy(() -> f.create(TestingMariaDb.context("jdbc:mariadb://h/db", "u", "p", 1), Map.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("jdbc:mysql://");
         for (String property : List.of("allowMultiQueries=true", "allowLoadLocalInfile=true", "autoReconnect=true",
                 "useServerPrepStmts=true", "netTimeoutForStreamingResults=600")) {
-            assertThatThrownBy(() -> f.create(TestMariaDb.context("jdbc:mysql://h/db?a=b&" + property, "u", "p", 1),
+            assertThatThrownBy(() -> f.create(TestingMariaDb.context("jdbc:mysql://h/db?a=b&" + property, "u", "p", 1),
                     Map.of())).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining(property.substring(0, property.indexOf('=')));
         }
-        assertThatThrownBy(() -> f.create(TestMariaDb.context("jdbc:mysql://h/db", "u", "p", 1),
+        assertThatThrownBy(() -> f.create(TestingMariaDb.context("jdbc:mysql://h/db", "u", "p", 1),
                 Map.of("mysql.nope", "1"))).hasMessageContaining("mysql.nope");
     }
 }

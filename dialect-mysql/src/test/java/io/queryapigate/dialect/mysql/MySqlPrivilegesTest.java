@@ -28,9 +28,9 @@ class MySqlPrivilegesTest {
     @BeforeAll
     static void accounts() throws Exception {
         dropAccounts();
-        TestMariaDb.recreateDatabase(DATABASE);
-        try (Connection c = TestMariaDb.admin("test")) {
-            TestMariaDb.exec(c,
+        TestingMariaDb.recreateDatabase(DATABASE);
+        try (Connection c = TestingMariaDb.admin("test")) {
+            TestingMariaDb.exec(c,
                     "CREATE TABLE " + DATABASE + ".t (id INT)",
                     "CREATE USER '" + READER + "'@'%' IDENTIFIED BY '" + PASSWORD + "'",
                     "GRANT SELECT ON " + DATABASE + ".* TO '" + READER + "'@'%'",
@@ -46,20 +46,20 @@ class MySqlPrivilegesTest {
 
     @AfterAll
     static void dropAccounts() throws Exception {
-        try (Connection c = TestMariaDb.admin("test")) {
-            TestMariaDb.exec(c, "DROP USER IF EXISTS '" + READER + "'@'%'", "DROP USER IF EXISTS '" + POWERFUL + "'@'%'",
+        try (Connection c = TestingMariaDb.admin("test")) {
+            TestingMariaDb.exec(c, "DROP USER IF EXISTS '" + READER + "'@'%'", "DROP USER IF EXISTS '" + POWERFUL + "'@'%'",
                     "DROP ROLE IF EXISTS " + ROLE);
         }
-        TestMariaDb.dropDatabase(DATABASE);
+        TestingMariaDb.dropDatabase(DATABASE);
     }
 
     private static MySqlDialect dialect(String url, String user, String password) {
-        return (MySqlDialect) new MySqlDialectFactory().create(TestMariaDb.context(url, user, password, 1), Map.of());
+        return (MySqlDialect) new MySqlDialectFactory().create(TestingMariaDb.context(url, user, password, 1), Map.of());
     }
 
     @Test
     void theTestUserHasAllPrivilegesInOneLine() {
-        try (MySqlDialect d = dialect(TestMariaDb.url("test", ""), TestMariaDb.USER, TestMariaDb.PASSWORD)) {
+        try (MySqlDialect d = dialect(TestingMariaDb.url("test", ""), TestingMariaDb.user(), TestingMariaDb.password())) {
             List<String> warnings = d.privilegeWarnings(TIMEOUT);
             assertThat(warnings).singleElement().asString().contains("has ALL PRIVILEGES ON *.*")
                     .contains("read and write files").contains("GRANT SELECT ON db.*")
@@ -69,14 +69,14 @@ class MySqlPrivilegesTest {
 
     @Test
     void aReaderOfOneDatabaseGetsNone() {
-        try (MySqlDialect d = dialect(TestMariaDb.url(DATABASE, ""), READER, PASSWORD)) {
+        try (MySqlDialect d = dialect(TestingMariaDb.url(DATABASE, ""), READER, PASSWORD)) {
             assertThat(d.privilegeWarnings(TIMEOUT)).isEmpty();
         }
     }
 
     @Test
     void globalPowersGetALineEachAlsoThroughTheDefaultRole() {
-        try (MySqlDialect d = dialect(TestMariaDb.url(DATABASE, ""), POWERFUL, PASSWORD)) {
+        try (MySqlDialect d = dialect(TestingMariaDb.url(DATABASE, ""), POWERFUL, PASSWORD)) {
             List<String> warnings = d.privilegeWarnings(TIMEOUT);
             assertThat(warnings).hasSize(4);
             assertThat(warnings.get(0)).startsWith("MySQL/MariaDB account '" + POWERFUL + "'@'%' has SUPER ON *.*")

@@ -3,6 +3,7 @@ package io.queryapigate.dialect.postgres;
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.testkit.AbstractDialectContractTest;
+import io.queryapigate.dialect.testkit.TcpProxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;

@@ -8,6 +8,7 @@ import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.RowSink;
+import io.queryapigate.dialect.testkit.TcpProxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -11,6 +11,7 @@ import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.dialect.spi.RowSink;
+import io.queryapigate.dialect.testkit.TcpProxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;

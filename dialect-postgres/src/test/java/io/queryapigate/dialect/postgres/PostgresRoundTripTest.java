@@ -4,13 +4,14 @@ import static io.queryapigate.dialect.postgres.Calls.read;
 import static io.queryapigate.dialect.postgres.Calls.run;
 import static io.queryapigate.dialect.postgres.Calls.stream;
 import static io.queryapigate.dialect.postgres.Calls.write;
+import static io.queryapigate.dialect.testkit.PostgresMessages.READY_FOR_QUERY;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.queryapigate.dialect.postgres.CountingSocketFactory.Counter;
-import io.queryapigate.dialect.postgres.CountingSocketFactory.Snapshot;
 import io.queryapigate.dialect.postgres.PostgresDialectConfig.QueryMode;
 import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryStats;
+import io.queryapigate.dialect.testkit.CountingSocket.Counter;
+import io.queryapigate.dialect.testkit.CountingSocket.Snapshot;
 import io.queryapigate.dialect.testkit.RecordingSink;
 import java.sql.Connection;
 import java.sql.JDBCType;
@@ -29,7 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Round trips counted on the wire: every pgjdbc connection of these tests goes through {@link
- * CountingSocketFactory}, which counts how often the client waits for the server after sending, and the server's
+ * PgCountingSocketFactory}, which counts how often the client waits for the server after sending, and the server's
  * ReadyForQuery messages. Pool of one, so every call runs on the counted session.
  */
 class PostgresRoundTripTest {
@@ -61,9 +62,9 @@ class PostgresRoundTripTest {
 
     /** A dialect whose single connection is counted; returns its counter once the connection is open. */
     private Counter countedDialect(Map<String, String> properties, String tag) {
-        dialect = server.dialect(SCHEMA, 1, properties, CountingSocketFactory.urlParameters(tag));
+        dialect = server.dialect(SCHEMA, 1, properties, PgCountingSocketFactory.urlParameters(tag));
         run(dialect, read("SELECT 1")); // opens the connection
-        List<Counter> sessions = CountingSocketFactory.sessions(tag);
+        List<Counter> sessions = PgCountingSocketFactory.sessions(tag);
         assertThat(sessions).hasSize(1);
         return sessions.get(0);
     }
@@ -85,15 +86,15 @@ class PostgresRoundTripTest {
     @Test
     void theCounterCountsOneRoundTripPerStatementSentAlone() throws Exception {
         String tag = tag("raw");
-        try (Connection connection = server.connect(server.url(CountingSocketFactory.urlParameters(tag)));
+        try (Connection connection = server.connect(server.url(PgCountingSocketFactory.urlParameters(tag)));
                 Statement statement = connection.createStatement()) {
-            Counter counter = CountingSocketFactory.sessions(tag).get(0);
+            Counter counter = PgCountingSocketFactory.sessions(tag).get(0);
             Snapshot two = measure(counter, () -> {
                 execute(statement, "SELECT 1");
                 execute(statement, "SELECT 2");
             });
             assertThat(two.roundTrips()).isEqualTo(2);
-            assertThat(two.readyForQuery()).isEqualTo(2);
+            assertThat(two.messages(READY_FOR_QUERY)).isEqualTo(2);
 
             // the design ADR 0027 replaced: four round trips per read
             connection.setAutoCommit(false);
@@ -105,12 +106,12 @@ class PostgresRoundTripTest {
             });
             assertThat(legacy.roundTrips()).isEqualTo(4);
             // BEGIN travels with the first statement but is its own Query: one round trip, two ReadyForQuery
-            assertThat(legacy.readyForQuery()).isEqualTo(5);
+            assertThat(legacy.messages(READY_FOR_QUERY)).isEqualTo(5);
             connection.setAutoCommit(true);
 
             Snapshot one = measure(counter, () -> execute(statement, "SELECT 1; SELECT 2; SELECT 3"));
             assertThat(one.roundTrips()).isEqualTo(1);
-            assertThat(one.readyForQuery()).isEqualTo(1);
+            assertThat(one.messages(READY_FOR_QUERY)).isEqualTo(1);
         }
     }
 
@@ -127,7 +128,7 @@ class PostgresRoundTripTest {
                     sink));
             assertThat(sink.rows()).containsExactly(List.of(id, "v" + id, LocalDate.of(2024, 1, 1).plusDays(id)));
             assertThat(call.roundTrips()).as("call %d", i).isEqualTo(1);
-            assertThat(call.readyForQuery()).as("call %d", i).isEqualTo(1);
+            assertThat(call.messages(READY_FOR_QUERY)).as("call %d", i).isEqualTo(1);
         }
         Snapshot empty = measure(counter, () -> run(dialect, read("SELECT id FROM t WHERE id < 0")));
         assertThat(empty.roundTrips()).isEqualTo(1);
@@ -146,7 +147,7 @@ class PostgresRoundTripTest {
                     new Parameter("id", id, JDBCType.BIGINT), new Parameter("v", "w", JDBCType.VARCHAR)), sink));
             assertThat(stats[0]).isEqualTo(new QueryStats(1, 1, false));
             assertThat(call.roundTrips()).isEqualTo(1);
-            assertThat(call.readyForQuery()).isEqualTo(1);
+            assertThat(call.messages(READY_FOR_QUERY)).isEqualTo(1);
         }
         QueryStats[] stats = new QueryStats[1];
         Snapshot update = measure(counter, () -> stats[0] = dialect.execute(write("UPDATE t SET v = 'x' WHERE id >= 1000"),
@@ -169,7 +170,7 @@ class PostgresRoundTripTest {
         // BEGIN + the message + the first 1000 rows; 1000 more; the last 500; ROLLBACK
         assertThat(call.roundTrips()).isEqualTo(4);
         // pgjdbc's BEGIN is a Query of its own in the first write: 5 ReadyForQuery for 4 round trips
-        assertThat(call.readyForQuery()).isEqualTo(5);
+        assertThat(call.messages(READY_FOR_QUERY)).isEqualTo(5);
         Snapshot after = measure(counter, () -> run(dialect, read("SELECT 1")));
         assertThat(after.roundTrips()).as("back in autocommit, nothing left to close").isEqualTo(1);
     }

@@ -13,6 +13,8 @@ import io.queryapigate.dialect.postgres.PostgresDialectConfig.QueryMode;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.dialect.spi.Parameter;
+import io.queryapigate.dialect.testkit.CountingSocket.Counter;
+import io.queryapigate.dialect.testkit.CountingSocket.Snapshot;
 import io.queryapigate.dialect.testkit.RecordingSink;
 import java.sql.Connection;
 import java.sql.JDBCType;
@@ -217,9 +219,9 @@ class PostgresSessionSafetyTest {
     @EnumSource(QueryMode.class)
     void smuggledSecondStatementsAreRefusedBeforeAnythingIsSent(QueryMode mode) throws Exception {
         String tag = "safety-escape-" + mode;
-        PostgresDialect d = dialect(mode, CountingSocketFactory.urlParameters(tag));
+        PostgresDialect d = dialect(mode, PgCountingSocketFactory.urlParameters(tag));
         pid(d);
-        CountingSocketFactory.Counter wire = CountingSocketFactory.sessions(tag).get(0);
+        Counter wire = PgCountingSocketFactory.sessions(tag).get(0);
         for (String sql : List.of(
                 "SELECT 1; COMMIT; CREATE TABLE escaped (i int)",
                 "COMMIT; CREATE TABLE escaped (i int)",
@@ -227,7 +229,7 @@ class PostgresSessionSafetyTest {
                 "SELECT 1; SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE",
                 "SELECT 'x' /* ; */; COMMIT; CREATE TABLE escaped (i int)",
                 "SELECT 1;\nCOMMIT")) {
-            CountingSocketFactory.Snapshot before = wire.snapshot();
+            Snapshot before = wire.snapshot();
             DialectException e = failure(d, read(sql));
             assertThat(e.error()).as(sql).isEqualTo(DialectError.SYNTAX);
             assertThat(e.getMessage()).contains("exactly one statement").contains("nothing was sent");
@@ -238,7 +240,7 @@ class PostgresSessionSafetyTest {
         assertThat(value(d, "SELECT to_regclass('escaped')")).isNull();
         // single statements that merely contain semicolons go through, as one round trip each
         for (String sql : List.of("SELECT ';' AS s", "SELECT $$;COMMIT;$$", "SELECT 1 -- ; COMMIT", "SELECT 'a''; COMMIT'")) {
-            CountingSocketFactory.Snapshot before = wire.snapshot();
+            Snapshot before = wire.snapshot();
             run(d, read(sql));
             assertThat(wire.snapshot().minus(before).roundTrips()).as(sql).isEqualTo(1);
         }

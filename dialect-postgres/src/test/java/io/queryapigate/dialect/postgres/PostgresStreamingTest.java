@@ -7,8 +7,6 @@ import static io.queryapigate.dialect.postgres.Calls.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.queryapigate.dialect.postgres.CountingSocketFactory.Counter;
-import io.queryapigate.dialect.postgres.CountingSocketFactory.Snapshot;
 import io.queryapigate.dialect.postgres.PostgresDialectConfig.QueryMode;
 import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.dialect.spi.DialectError;
@@ -16,6 +14,8 @@ import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.RowSink;
+import io.queryapigate.dialect.testkit.CountingSocket.Counter;
+import io.queryapigate.dialect.testkit.CountingSocket.Snapshot;
 import io.queryapigate.dialect.testkit.RecordingSink;
 import java.sql.JDBCType;
 import java.time.Duration;
@@ -60,9 +60,9 @@ class PostgresStreamingTest {
     private Counter dialect(QueryMode mode, int fetchSize) {
         String tag = "streaming-" + TAGS.incrementAndGet();
         dialect = server.dialect(SCHEMA, 1, Map.of(PostgresDialectConfig.PREFER_QUERY_MODE, mode.pgjdbcValue(),
-                PostgresDialectConfig.FETCH_SIZE, Integer.toString(fetchSize)), CountingSocketFactory.urlParameters(tag));
+                PostgresDialectConfig.FETCH_SIZE, Integer.toString(fetchSize)), PgCountingSocketFactory.urlParameters(tag));
         run(dialect, Calls.read("SELECT 1"));
-        return CountingSocketFactory.sessions(tag).get(0);
+        return PgCountingSocketFactory.sessions(tag).get(0);
     }
 
     @ParameterizedTest

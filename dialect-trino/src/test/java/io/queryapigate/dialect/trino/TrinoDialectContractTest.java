@@ -3,6 +3,7 @@ package io.queryapigate.dialect.trino;
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.testkit.AbstractDialectContractTest;
+import io.queryapigate.dialect.testkit.TcpProxy;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,7 +37,7 @@ class TrinoDialectContractTest extends AbstractDialectContractTest {
 
     @BeforeAll
     static void createSchema() throws Exception {
-        TestTrino.schema(SCHEMA);
+        TestingTrino.schema(SCHEMA);
     }
 
     @AfterEach
@@ -52,8 +53,8 @@ class TrinoDialectContractTest extends AbstractDialectContractTest {
 
     @Override
     protected void setUpFixture(List<String> statements) throws Exception {
-        TestTrino.require();
-        try (var c = TestTrino.admin(); var st = c.createStatement()) {
+        TestingTrino.require();
+        try (var c = TestingTrino.admin(); var st = c.createStatement()) {
             st.execute("USE memory." + SCHEMA);
             for (String sql : statements) {
                 st.execute(sql);
@@ -84,13 +85,13 @@ class TrinoDialectContractTest extends AbstractDialectContractTest {
 
     @Override
     protected Dialect createDialect(int poolSize) throws Exception {
-        TestTrino.require();
+        TestingTrino.require();
         if (proxy == null) {
-            proxy = new TcpProxy(TestTrino.HOST_PORT);
+            proxy = new TcpProxy(TestingTrino.address());
             PROXIES.add(proxy);
         }
         return new TrinoDialectFactory().create(
-                TestTrino.context("jdbc:trino://" + proxy.hostPort() + "/memory/" + SCHEMA, poolSize), Map.of());
+                TestingTrino.context("jdbc:trino://" + proxy.hostPort() + "/memory/" + SCHEMA, poolSize), Map.of());
     }
 
     /** CPU-bound, constant memory: 6 M x 1.5 M rows, hours on two cores. */

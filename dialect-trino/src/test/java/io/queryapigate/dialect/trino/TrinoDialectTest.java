@@ -12,7 +12,9 @@ import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.SessionPlan;
 import io.queryapigate.dialect.spi.TableNamespace;
+import io.queryapigate.dialect.testkit.HttpRequests;
 import io.queryapigate.dialect.testkit.RecordingSink;
+import io.queryapigate.dialect.testkit.TcpProxy;
 import java.math.BigDecimal;
 import java.sql.JDBCType;
 import java.time.Duration;
@@ -28,6 +30,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,7 +53,7 @@ class TrinoDialectTest {
 
     @BeforeAll
     static void createSchema() throws Exception {
-        TestTrino.schema(SCHEMA);
+        TestingTrino.schema(SCHEMA);
     }
 
     static QueryRequest read(String sql, Parameter... parameters) {
@@ -82,7 +85,7 @@ class TrinoDialectTest {
 
     @Test
     void tpchReadsDeliverKnownValuesWithTheirTypes() {
-        try (TrinoDialect d = TestTrino.dialect("/tpch/tiny", Map.of(), 1)) {
+        try (TrinoDialect d = TestingTrino.dialect("/tpch/tiny", Map.of(), 1)) {
             RecordingSink nation = run(d, read("SELECT nationkey, name, regionkey FROM nation WHERE nationkey = ?",
                     new Parameter("key", 0L, JDBCType.BIGINT)));
             assertThat(nation.rows()).containsExactly(List.of(0L, "ALGERIA", 0L));
@@ -107,14 +110,14 @@ class TrinoDialectTest {
     @Test
     void privilegeWarningsAreNotCheckedOnTrino() {
         // access control is the coordinator's plugin (file, Ranger, OPA, ...): nothing reliable to ask a session
-        try (TrinoDialect d = TestTrino.dialect("/tpch/tiny", Map.of(), 1)) {
+        try (TrinoDialect d = TestingTrino.dialect("/tpch/tiny", Map.of(), 1)) {
             assertThat(d.privilegeWarnings(java.time.Duration.ofSeconds(5))).isEmpty();
         }
     }
 
     @Test
     void trinoTypesBecomeTheSpiValueKinds() {
-        try (TrinoDialect d = TestTrino.dialect("", Map.of(), 1)) {
+        try (TrinoDialect d = TestingTrino.dialect("", Map.of(), 1)) {
             RecordingSink sink = run(d, read("SELECT"
                     + " TIMESTAMP '2024-01-15 10:30:00.123' AS ts3,"
                     + " TIMESTAMP '2024-01-15 10:30:00.123456789' AS ts9,"
@@ -166,7 +169,7 @@ class TrinoDialectTest {
 
     @Test
     void offsetDateTimeParametersKeepTheirOffset() {
-        try (TrinoDialect d = TestTrino.dialect("", Map.of(), 1)) {
+        try (TrinoDialect d = TestingTrino.dialect("", Map.of(), 1)) {
             OffsetDateTime value = OffsetDateTime.of(2024, 1, 15, 10, 30, 0, 500_000_000, ZoneOffset.ofHours(2));
             RecordingSink sink = run(d, read("SELECT ? = TIMESTAMP '2024-01-15 08:30:00.5 UTC', format_datetime(?, 'ZZ')",
                     new Parameter("at", value, JDBCType.TIMESTAMP_WITH_TIMEZONE),
@@ -179,10 +182,10 @@ class TrinoDialectTest {
 
     @Test
     void writesSentAsReadsAreRefusedByTrinoAndChangeNothing() throws Exception {
-        TestTrino.exec("DROP TABLE IF EXISTS memory." + SCHEMA + ".ro_target",
+        TestingTrino.exec("DROP TABLE IF EXISTS memory." + SCHEMA + ".ro_target",
                 "DROP TABLE IF EXISTS memory." + SCHEMA + ".ro_created",
                 "CREATE TABLE memory." + SCHEMA + ".ro_target AS SELECT nationkey FROM tpch.tiny.nation WHERE nationkey < 3");
-        try (TrinoDialect d = TestTrino.dialect("/memory/" + SCHEMA, Map.of(), 1)) {
+        try (TrinoDialect d = TestingTrino.dialect("/memory/" + SCHEMA, Map.of(), 1)) {
             for (String write : List.of(
                     "INSERT INTO ro_target VALUES (99)",
                     "CREATE TABLE ro_created (x bigint)",
@@ -197,8 +200,8 @@ class TrinoDialectTest {
             assertThat(insert.sqlState()).isEqualTo("23");
             assertThat(insert.getMessage()).contains("Cannot execute write in a read-only transaction");
 
-            assertThat(TestTrino.query("SELECT count(*) FROM memory." + SCHEMA + ".ro_target")).isEqualTo("3");
-            assertThat(TestTrino.rows("SHOW TABLES FROM memory." + SCHEMA + " LIKE 'ro_created'")).isEmpty();
+            assertThat(TestingTrino.query("SELECT count(*) FROM memory." + SCHEMA + ".ro_target")).isEqualTo("3");
+            assertThat(TestingTrino.rows("SHOW TABLES FROM memory." + SCHEMA + " LIKE 'ro_created'")).isEmpty();
 
             // a write call (auto-commit, no transaction) goes through and reports its count
             RecordingSink written = new RecordingSink();
@@ -206,7 +209,7 @@ class TrinoDialectTest {
                     + " WHERE nationkey BETWEEN 10 AND 12").withMode(AccessMode.WRITE), written);
             assertThat(stats).isEqualTo(new QueryStats(0, 3, false));
             assertThat(written.columns()).isEmpty();
-            assertThat(TestTrino.query("SELECT count(*) FROM memory." + SCHEMA + ".ro_target")).isEqualTo("6");
+            assertThat(TestingTrino.query("SELECT count(*) FROM memory." + SCHEMA + ".ro_target")).isEqualTo("6");
         }
     }
 
@@ -215,7 +218,7 @@ class TrinoDialectTest {
     @Test
     void theTimeLimitStopsACrossJoinAndNoQueryIsLeftRunning() throws Exception {
         String marker = marker();
-        try (TrinoDialect d = TestTrino.dialect("", Map.of(), 1)) {
+        try (TrinoDialect d = TestingTrino.dialect("", Map.of(), 1)) {
             long start = System.nanoTime();
             DialectException e = failure(d, read(CROSS_JOIN + " /* " + marker + " */").withTimeout(Duration.ofMillis(1500)));
             long elapsed = (System.nanoTime() - start) / 1_000_000;
@@ -223,7 +226,7 @@ class TrinoDialectTest {
             assertThat(elapsed).as("stopped soon after the 1.5 s limit").isBetween(1_400L, 5_000L);
             System.out.println("time limit 1500 ms, client cancel: TIMEOUT after " + elapsed + " ms");
 
-            List<List<String>> queries = TestTrino.awaitNoneActive(marker, Duration.ofSeconds(10));
+            List<List<String>> queries = TestingTrino.awaitNoneActive(marker, Duration.ofSeconds(10));
             assertThat(queries).as("the query reached the coordinator").hasSize(1);
             assertThat(queries.get(0).get(1)).as("state of %s", queries).isEqualTo("FAILED");
             assertThat(queries.get(0).get(2)).isIn("EXCEEDED_TIME_LIMIT", "USER_CANCELED");
@@ -237,7 +240,7 @@ class TrinoDialectTest {
     void trinoEnforcesTheTimeLimitItselfWhenTheClientDoesNotCancel() throws Exception {
         String marker = marker();
         // a long client grace: the coordinator's query_max_run_time / query_max_execution_time must end the query
-        try (TrinoDialect d = TestTrino.dialect("", Map.of("trino.client_cancel_grace", "30s"), 1)) {
+        try (TrinoDialect d = TestingTrino.dialect("", Map.of("trino.client_cancel_grace", "30s"), 1)) {
             long start = System.nanoTime();
             DialectException e = failure(d, read(CROSS_JOIN + " /* " + marker + " */").withTimeout(Duration.ofSeconds(1)));
             long elapsed = (System.nanoTime() - start) / 1_000_000;
@@ -246,7 +249,7 @@ class TrinoDialectTest {
             assertThat(e.getMessage()).contains("maximum");
             assertThat(elapsed).as("Trino checks its limits about once a second").isBetween(900L, 10_000L);
             System.out.println("time limit 1000 ms, Trino's own enforcement: TIMEOUT after " + elapsed + " ms");
-            List<List<String>> queries = TestTrino.awaitNoneActive(marker, Duration.ofSeconds(10));
+            List<List<String>> queries = TestingTrino.awaitNoneActive(marker, Duration.ofSeconds(10));
             assertThat(queries).singleElement().satisfies(q -> {
                 assertThat(q.get(1)).isEqualTo("FAILED");
                 assertThat(q.get(2)).isEqualTo("EXCEEDED_TIME_LIMIT");
@@ -257,13 +260,13 @@ class TrinoDialectTest {
     @Test
     void theCancelCallbackCancelsTheQueryOnTheCoordinator() throws Exception {
         String marker = marker();
-        try (TrinoDialect d = TestTrino.dialect("", Map.of(), 1)) {
+        try (TrinoDialect d = TestingTrino.dialect("", Map.of(), 1)) {
             RecordingSink sink = new RecordingSink();
             CompletableFuture<DialectException> call = CompletableFuture.supplyAsync(() -> catchThrowableOfType(
                     DialectException.class, () -> d.execute(read(CROSS_JOIN + " /* " + marker + " */"), sink)));
             // cancel once the coordinator runs it, as the service does when the HTTP caller goes away
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (TestTrino.queriesMarked(marker).stream().noneMatch(q -> q.get(1).equals("RUNNING"))) {
+            while (TestingTrino.queriesMarked(marker).stream().noneMatch(q -> q.get(1).equals("RUNNING"))) {
                 assertThat(System.nanoTime()).as("the query started").isLessThan(deadline);
                 Thread.sleep(50);
             }
@@ -276,7 +279,7 @@ class TrinoDialectTest {
             assertThat(afterCancel).isLessThan(3_000L);
             System.out.println("cancel callback: CANCELLED " + afterCancel + " ms after the callback ran");
 
-            List<List<String>> queries = TestTrino.awaitNoneActive(marker, Duration.ofSeconds(10));
+            List<List<String>> queries = TestingTrino.awaitNoneActive(marker, Duration.ofSeconds(10));
             assertThat(queries).singleElement().satisfies(q -> {
                 assertThat(q.get(1)).isEqualTo("FAILED");
                 assertThat(q.get(2)).isEqualTo("USER_CANCELED");
@@ -287,7 +290,7 @@ class TrinoDialectTest {
     @Test
     void aFullPoolFailsUnavailableWithinTheCallsLimit() throws Exception {
         String marker = marker();
-        try (TrinoDialect d = TestTrino.dialect("", Map.of(), 1)) {
+        try (TrinoDialect d = TestingTrino.dialect("", Map.of(), 1)) {
             RecordingSink slowSink = new RecordingSink();
             CompletableFuture<DialectException> slow = CompletableFuture.supplyAsync(() -> catchThrowableOfType(
                     DialectException.class, () -> d.execute(read(CROSS_JOIN + " /* " + marker + " */"), slowSink)));
@@ -304,7 +307,7 @@ class TrinoDialectTest {
             slowSink.cancel();
             assertThat(slow.get(30, TimeUnit.SECONDS).error()).isEqualTo(DialectError.CANCELLED);
             assertThat(run(d, read("SELECT 1")).singleValue()).isEqualTo(1);
-            TestTrino.awaitNoneActive(marker, Duration.ofSeconds(10));
+            TestingTrino.awaitNoneActive(marker, Duration.ofSeconds(10));
         }
     }
 
@@ -313,7 +316,7 @@ class TrinoDialectTest {
     @Test
     void rowsStreamWhileTheQueryRunsAndMaxRowsCancelsTheRest() throws Exception {
         String marker = marker();
-        try (TrinoDialect d = TestTrino.dialect("", Map.of(), 1)) {
+        try (TrinoDialect d = TestingTrino.dialect("", Map.of(), 1)) {
             AtomicReference<String> stateAtFirstRow = new AtomicReference<>();
             List<Long> arrivals = new ArrayList<>();
             long start = System.nanoTime();
@@ -331,7 +334,7 @@ class TrinoDialectTest {
                     if (rows == 1) {
                         arrivals.add((System.nanoTime() - start) / 1_000_000);
                         try {
-                            stateAtFirstRow.set(TestTrino.queriesMarked(marker).get(0).get(1));
+                            stateAtFirstRow.set(TestingTrino.queriesMarked(marker).get(0).get(1));
                         } catch (Exception e) {
                             throw new AssertionError(e);
                         }
@@ -349,7 +352,7 @@ class TrinoDialectTest {
             System.out.println("streaming: first row after " + arrivals.get(0) + " ms (query " + stateAtFirstRow.get()
                     + "), 50,000 rows after " + total + " ms");
 
-            List<List<String>> queries = TestTrino.awaitNoneActive(marker, Duration.ofSeconds(10));
+            List<List<String>> queries = TestingTrino.awaitNoneActive(marker, Duration.ofSeconds(10));
             assertThat(queries).singleElement().satisfies(q -> {
                 assertThat(q.get(1)).isEqualTo("FAILED");
                 assertThat(q.get(2)).as("closing the result cancelled the rest").isEqualTo("USER_CANCELED");
@@ -360,11 +363,11 @@ class TrinoDialectTest {
     @Test
     void aSinkThatStopsEarlyLeavesNoQueryRunning() throws Exception {
         String marker = marker();
-        try (TrinoDialect d = TestTrino.dialect("", Map.of(), 1)) {
+        try (TrinoDialect d = TestingTrino.dialect("", Map.of(), 1)) {
             RecordingSink three = new RecordingSink(3);
             QueryStats stats = d.execute(read("SELECT orderkey FROM tpch.sf1.orders /* " + marker + " */"), three);
             assertThat(stats).isEqualTo(QueryStats.read(3, false));
-            assertThat(TestTrino.awaitNoneActive(marker, Duration.ofSeconds(10)))
+            assertThat(TestingTrino.awaitNoneActive(marker, Duration.ofSeconds(10)))
                     .singleElement().satisfies(q -> assertThat(q.get(1)).isIn("FAILED", "FINISHED"));
         }
     }
@@ -376,7 +379,7 @@ class TrinoDialectTest {
         String bare = "SELECT name FROM nation WHERE nationkey = 0";
         String twoPart = "SELECT name FROM tiny.nation WHERE nationkey = 0";
         String full = "SELECT name FROM tpch.tiny.nation WHERE nationkey = 0";
-        try (TrinoDialect d = TestTrino.dialect("/tpch/tiny", Map.of(), 1)) {
+        try (TrinoDialect d = TestingTrino.dialect("/tpch/tiny", Map.of(), 1)) {
             assertThat(d.defaultNamespace()).isEqualTo(new TableNamespace("tpch", "tiny"));
             for (String sql : List.of(bare, twoPart, full)) {
                 assertThat(run(d, read(sql)).singleValue()).as(sql).isEqualTo("ALGERIA");
@@ -384,12 +387,12 @@ class TrinoDialectTest {
             assertThat(run(d, read("SELECT count(*) FROM sf1.nation")).singleValue())
                     .as("a two-part name picks another schema of the session catalog").isEqualTo(25L);
         }
-        try (TrinoDialect d = TestTrino.dialect("", Map.of("trino.catalog", "tpch"), 1)) {
+        try (TrinoDialect d = TestingTrino.dialect("", Map.of("trino.catalog", "tpch"), 1)) {
             assertThat(d.defaultNamespace()).isEqualTo(new TableNamespace("tpch", null));
             assertThat(failure(d, read(bare)).error()).isEqualTo(DialectError.SYNTAX);
             assertThat(run(d, read(twoPart)).singleValue()).isEqualTo("ALGERIA");
         }
-        try (TrinoDialect d = TestTrino.dialect("", Map.of(), 1)) {
+        try (TrinoDialect d = TestingTrino.dialect("", Map.of(), 1)) {
             assertThat(d.defaultNamespace()).isEqualTo(new TableNamespace(null, null));
             DialectException e = failure(d, read(twoPart));
             assertThat(e.error()).isEqualTo(DialectError.SYNTAX);
@@ -403,9 +406,11 @@ class TrinoDialectTest {
     @Test
     void eachCallSendsExactlyItsPlan() throws Exception {
         String source = "qag-trino-plan-" + UUID.randomUUID();
-        try (TcpProxy proxy = new TcpProxy(TestTrino.HOST_PORT);
+        AtomicLong httpRequests = new AtomicLong();
+        try (TcpProxy proxy = TcpProxy.to(TestingTrino.address())
+                        .tap(() -> new HttpRequests(httpRequests::incrementAndGet)).start();
                 TrinoDialect d = (TrinoDialect) new TrinoDialectFactory().create(
-                        TestTrino.context("jdbc:trino://" + proxy.hostPort() + "/tpch/tiny", 1),
+                        TestingTrino.context("jdbc:trino://" + proxy.hostPort() + "/tpch/tiny", 1),
                         Map.of("trino.source", source))) {
             QueryRequest plain = read("SELECT name FROM nation WHERE nationkey = 0");
             QueryRequest withParameter = read("SELECT name FROM nation WHERE name = ? AND nationkey = ?",
@@ -414,14 +419,14 @@ class TrinoDialectTest {
             List<Long> requests = new ArrayList<>();
             int queries = 0;
             for (QueryRequest request : List.of(plain, withParameter, write)) {
-                long before = proxy.requests();
+                long before = httpRequests.get();
                 d.execute(request, new RecordingSink());
                 SessionPlan plan = d.sessionStrategy().plan(request);
                 queries += plan.before().size() + 1 + plan.after().size();
                 awaitQueries(source, queries); // the ROLLBACK runs just after the call returns
-                requests.add(proxy.requests() - before);
+                requests.add(httpRequests.get() - before);
             }
-            List<String> sent = TestTrino.queriesFrom(source).stream().map(q -> q.get(0)).toList();
+            List<String> sent = TestingTrino.queriesFrom(source).stream().map(q -> q.get(0)).toList();
             SessionPlan p1 = d.sessionStrategy().plan(plain);
             SessionPlan p2 = d.sessionStrategy().plan(withParameter);
             SessionPlan p3 = d.sessionStrategy().plan(write);
@@ -447,7 +452,7 @@ class TrinoDialectTest {
 
     private static void awaitQueries(String source, int count) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (TestTrino.queriesFrom(source).size() < count && System.nanoTime() < deadline) {
+        while (TestingTrino.queriesFrom(source).size() < count && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
     }
@@ -461,7 +466,7 @@ class TrinoDialectTest {
             port = s.getLocalPort();
         }
         try (TrinoDialect d = (TrinoDialect) new TrinoDialectFactory().create(
-                TestTrino.context("jdbc:trino://127.0.0.1:" + port, 1), Map.of())) {
+                TestingTrino.context("jdbc:trino://127.0.0.1:" + port, 1), Map.of())) {
             DialectException health = catchThrowableOfType(DialectException.class,
                     () -> d.checkHealth(Duration.ofSeconds(2)));
             assertThat(health.error()).isEqualTo(DialectError.UNAVAILABLE);

@@ -26,7 +26,7 @@ class CeilingRowWriterTest {
 
     @BeforeAll
     static void quiet() {
-        TestLogging.quiet();
+        TestingLogging.quiet();
     }
 
     /** Feeds {@code offered} rows through a writer capped at {@code ceiling}, as a dialect would. */

@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ParquetFormatTest {
     @org.junit.jupiter.api.BeforeAll
     static void quiet() {
-        TestLogging.quiet();
+        TestingLogging.quiet();
     }
 
     static boolean isNull(Group g, String field) {

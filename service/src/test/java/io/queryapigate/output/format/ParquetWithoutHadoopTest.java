@@ -85,7 +85,7 @@ class ParquetWithoutHadoopTest {
         java.lang.reflect.Method write = self.getMethod("writeSample", String.class);
         write.setAccessible(true); // the class is package-private, and its package here is another loader's
         byte[] bytes = (byte[]) write.invoke(null, codec);
-        TestLogging.quiet();
+        TestingLogging.quiet();
         ParquetReading.Result result = ParquetReading.read(bytes);
         assertThat(result.rows()).hasSize(4);
         assertThat(result.rows().get(0).getLong("id", 0)).isEqualTo(Long.MAX_VALUE);

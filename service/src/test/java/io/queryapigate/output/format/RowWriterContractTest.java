@@ -16,7 +16,7 @@ class RowWriterContractTest {
 
     @BeforeAll
     static void quiet() {
-        TestLogging.quiet();
+        TestingLogging.quiet();
     }
 
     /** A response stream that records whether someone closed it. */

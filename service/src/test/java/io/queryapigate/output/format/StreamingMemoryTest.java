@@ -29,7 +29,7 @@ class StreamingMemoryTest {
 
     @BeforeAll
     static void quiet() {
-        TestLogging.quiet();
+        TestingLogging.quiet();
     }
 
     static final class Discard extends OutputStream {
