@@ -178,13 +178,8 @@ public final class SqlLexer {
                 }
                 if (code != null) {
                     code.append(c);
-                    if (c == '-' && r.dashDashNeedsSpace && i + 1 < n && sql.charAt(i + 1) == '-') {
-                        text.append("- ");
-                        code.append('-');
-                        i += 2;
-                        continue;
-                    }
-                    text.append(c);
+                    // MySQL's -- without a blank is code; the parser must not see it as a comment
+                    text.append(c == '-' && !text.isEmpty() && text.charAt(text.length() - 1) == '-' ? ' ' : c);
                 }
                 i++;
                 continue;

@@ -41,6 +41,9 @@ class SqlLexerTest {
         // MySQL: -- needs a blank after it; # is a comment
         assertThat(statements("SELECT 1 --x\n; SELECT 2", SqlLexer.MYSQL)).isEqualTo(2);
         assertThat(statements("SELECT 1 -- x ; SELECT 2", SqlLexer.MYSQL)).isEqualTo(1);
+        // the server reads --- as - and a comment from the second -
+        assertThat(statements("SELECT 1 --- ; SELECT 2", SqlLexer.MYSQL)).isEqualTo(1);
+        assertThat(statements("SELECT 1 ---x ; SELECT 2", SqlLexer.MYSQL)).isEqualTo(2);
         assertThat(statements("SELECT 1 # ; SELECT 2", SqlLexer.MYSQL)).isEqualTo(1);
         assertThat(statements("SELECT 1 # ; SELECT 2", SqlLexer.POSTGRES)).isEqualTo(2);
         // ClickHouse: # only before a blank or !, // is a comment, comments nest
@@ -102,5 +105,9 @@ class SqlLexerTest {
     void mysqlDoubleDashThatIsNoCommentStaysCodeForTheParser() {
         SqlLexer.Result r = SqlLexer.scan("SELECT 1 --1 FROM t", SqlLexer.MYSQL, true);
         assertThat(r.parserText()).isEqualTo("SELECT 1 - 1 FROM t");
+        assertThat(SqlLexer.scan("SELECT 1 ---1 FROM t", SqlLexer.MYSQL, true).parserText())
+                .isEqualTo("SELECT 1 - -1 FROM t");
+        assertThat(SqlLexer.scan("SELECT 1 --- x\n FROM t", SqlLexer.MYSQL, true).parserText())
+                .isEqualTo("SELECT 1 -    \n FROM t");
     }
 }
