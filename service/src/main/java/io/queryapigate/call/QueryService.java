@@ -204,7 +204,7 @@ public final class QueryService {
                 throw ApiException.badRequest("invalid_body", "params must be an object.");
             }
             Connection connection = connection(connectionName);
-            SqlText text = SqlText.parse(sql, backslashEscapes(connection));
+            SqlText text = SqlText.parse(sql, connection.family().lexicalRules());
             SqlShape.checkShape(text, maxSqlLength);
             GuardResult verdict = guarding.check(caller, connection, text.jdbcSql());
             List<Parameter> parameters = ParamRules.bindAdHoc(text.markers(), params);
@@ -312,8 +312,7 @@ public final class QueryService {
             if (mode != AccessMode.READ) {
                 throw ApiException.badRequest("invalid_paging", "Only reads can be paged.");
             }
-            PagedSql paged = paging.rewrite(sql, out.page().get(), connection.family().name().toLowerCase(
-                    java.util.Locale.ROOT));
+            PagedSql paged = paging.rewrite(sql, out.page().get(), connection.family());
             QueryRequest request = new QueryRequest(paged.sql(), parameters, mode, timeout, maxRows, false,
                     requestId, schema);
             java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream(4096);
@@ -453,7 +452,7 @@ public final class QueryService {
 
     private Prepared prepare(QueryVersionRow row) {
         Connection connection = connection(row.connectionName());
-        SqlText sql = SqlText.parse(row.sqlText(), backslashEscapes(connection));
+        SqlText sql = SqlText.parse(row.sqlText(), connection.family().lexicalRules());
         ParamRules rules;
         try {
             rules = ParamRules.parse(mapper.readTree(row.parameters()));
@@ -462,10 +461,6 @@ public final class QueryService {
                     + " are unreadable", e);
         }
         return new Prepared(row, sql, rules, guarding.checkForSaving(connection, sql.jdbcSql()));
-    }
-
-    public static boolean backslashEscapes(Connection connection) {
-        return connection.family() == SqlDialectFamily.MYSQL || connection.family() == SqlDialectFamily.CLICKHOUSE;
     }
 
     /** The paging rules, for parsing a request's page and page_size. */
