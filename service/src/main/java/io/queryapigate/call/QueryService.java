@@ -204,7 +204,7 @@ public final class QueryService {
                 throw ApiException.badRequest("invalid_body", "params must be an object.");
             }
             Connection connection = connection(connectionName);
-            SqlText text = SqlText.parse(sql, connection.family().lexicalRules());
+            SqlText text = SqlText.parse(sql, connection.lexicalRules());
             SqlShape.checkShape(text, maxSqlLength);
             GuardResult verdict = guarding.check(caller, connection, text.jdbcSql());
             List<Parameter> parameters = ParamRules.bindAdHoc(text.markers(), params);
@@ -312,7 +312,7 @@ public final class QueryService {
             if (mode != AccessMode.READ) {
                 throw ApiException.badRequest("invalid_paging", "Only reads can be paged.");
             }
-            PagedSql paged = paging.rewrite(sql, out.page().get(), connection.family());
+            PagedSql paged = paging.rewrite(sql, out.page().get(), connection.family(), connection.lexicalRules());
             QueryRequest request = new QueryRequest(paged.sql(), parameters, mode, timeout, maxRows, false,
                     requestId, schema);
             java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream(4096);
@@ -452,7 +452,7 @@ public final class QueryService {
 
     private Prepared prepare(QueryVersionRow row) {
         Connection connection = connection(row.connectionName());
-        SqlText sql = SqlText.parse(row.sqlText(), connection.family().lexicalRules());
+        SqlText sql = SqlText.parse(row.sqlText(), connection.lexicalRules());
         ParamRules rules;
         try {
             rules = ParamRules.parse(mapper.readTree(row.parameters()));

@@ -62,7 +62,7 @@ public final class SavedQueries {
         if (cacheTtl != null && (cacheTtl < 0 || cacheTtl > 86_400)) {
             throw ApiException.badRequest("invalid_cache_ttl", "cache_ttl must be between 0 and 86400 seconds.");
         }
-        SqlText text = SqlText.parse(sql, target.family().lexicalRules());
+        SqlText text = SqlText.parse(sql, target.lexicalRules());
         SqlShape.checkShape(text, maxSqlLength);
         guarding.checkForSaving(target, text.jdbcSql());
         ParamRules rules = ParamRules.parse(parameters);
