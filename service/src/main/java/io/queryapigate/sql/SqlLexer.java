@@ -114,11 +114,10 @@ public final class SqlLexer {
         int depth = 0;
         int maxDepth = 0;
         List<Token> tokens = tokens(sql, rules);
-        int next = 0;
         int i = 0;
-        while (i < n) {
-            Token t = next < tokens.size() && tokens.get(next).start() == i ? tokens.get(next++) : null;
-            if (t == null) {
+        for (int next = 0; next <= tokens.size(); next++) {
+            Token t = next < tokens.size() ? tokens.get(next) : null;
+            for (int codeEnd = t == null ? n : t.start(); i < codeEnd; i++) {
                 char c = sql.charAt(i);
                 if (c == ';') {
                     if (segmentHasCode) {
@@ -140,8 +139,9 @@ public final class SqlLexer {
                     // MySQL's -- without a blank is code; the parser must not see it as a comment
                     text.append(c == '-' && !text.isEmpty() && text.charAt(text.length() - 1) == '-' ? ' ' : c);
                 }
-                i++;
-                continue;
+            }
+            if (t == null) {
+                break;
             }
             char fill;
             if (t.kind() == Kind.COMMENT) {
@@ -210,71 +210,63 @@ public final class SqlLexer {
         }
     }
 
-    /** One text under one reading: the features as fields, read once per pass. */
+    /** One text under one reading. */
     private static final class Reader {
         private final String sql;
         private final int n;
-        private final boolean doubleQuotedStrings;
-        private final boolean backticks;
-        private final boolean brackets;
-        private final boolean backslashInStrings;
-        private final boolean backslashInIdentifiers;
-        private final boolean eStrings;
-        private final boolean dollarQuotes;
-        private final boolean heredocs;
-        private final boolean nestedComments;
-        private final boolean dashDashNeedsBlank;
-        private final boolean hashComments;
-        private final boolean hashNeedsSpaceOrBang;
-        private final boolean slashSlashComments;
+        private final LexicalRules rules;
 
-        Reader(String sql, LexicalRules r) {
+        Reader(String sql, LexicalRules rules) {
             this.sql = sql;
             this.n = sql.length();
-            this.doubleQuotedStrings = r.has(Feature.DOUBLE_QUOTED_STRINGS);
-            this.backticks = r.has(Feature.BACKTICK_IDENTIFIERS);
-            this.brackets = r.has(Feature.BRACKET_IDENTIFIERS);
-            this.backslashInStrings = r.has(Feature.BACKSLASH_IN_STRINGS);
-            this.backslashInIdentifiers = r.has(Feature.BACKSLASH_IN_IDENTIFIERS);
-            this.eStrings = r.has(Feature.E_STRINGS);
-            this.dollarQuotes = r.has(Feature.DOLLAR_QUOTES);
-            this.heredocs = r.has(Feature.HEREDOCS);
-            this.nestedComments = r.has(Feature.NESTED_COMMENTS);
-            this.dashDashNeedsBlank = r.has(Feature.DASH_DASH_NEEDS_BLANK);
-            this.hashComments = r.has(Feature.HASH_COMMENTS);
-            this.hashNeedsSpaceOrBang = r.has(Feature.HASH_COMMENTS_NEED_SPACE_OR_BANG);
-            this.slashSlashComments = r.has(Feature.SLASH_SLASH_COMMENTS);
+            this.rules = rules;
         }
 
         /** The token that starts at {@code i}, or null when the character there is code. */
         Token tokenAt(int i) {
             char c = sql.charAt(i);
+            if (!startsToken(c)) {
+                return null;
+            }
             char next = i + 1 < n ? sql.charAt(i + 1) : '\0';
             if (c == '\'') {
-                boolean escapes = backslashInStrings || (eStrings && isEPrefix(i));
+                boolean escapes = rules.has(Feature.BACKSLASH_IN_STRINGS)
+                        || (rules.has(Feature.E_STRINGS) && isEPrefix(i));
                 return token(Kind.STRING, i, skipQuoted(i, '\'', escapes));
             } else if (c == '"') {
-                boolean escapes = doubleQuotedStrings ? backslashInStrings : backslashInIdentifiers;
-                return token(doubleQuotedStrings ? Kind.STRING : Kind.IDENTIFIER, i, skipQuoted(i, '"', escapes));
-            } else if (c == '`' && backticks) {
-                return token(Kind.IDENTIFIER, i, skipQuoted(i, '`', backslashInIdentifiers));
-            } else if (c == '[' && brackets) {
+                boolean string = rules.has(Feature.DOUBLE_QUOTED_STRINGS);
+                boolean escapes = rules.has(string ? Feature.BACKSLASH_IN_STRINGS : Feature.BACKSLASH_IN_IDENTIFIERS);
+                return token(string ? Kind.STRING : Kind.IDENTIFIER, i, skipQuoted(i, '"', escapes));
+            } else if (c == '`' && rules.has(Feature.BACKTICK_IDENTIFIERS)) {
+                return token(Kind.IDENTIFIER, i, skipQuoted(i, '`', rules.has(Feature.BACKSLASH_IN_IDENTIFIERS)));
+            } else if (c == '[' && rules.has(Feature.BRACKET_IDENTIFIERS)) {
                 int close = sql.indexOf(']', i + 1);
                 return token(Kind.IDENTIFIER, i, close < 0 ? -1 : close + 1);
-            } else if (c == '-' && next == '-' && (!dashDashNeedsBlank || i + 2 >= n || sql.charAt(i + 2) <= ' ')) {
+            } else if (c == '-' && next == '-' && (!rules.has(Feature.DASH_DASH_NEEDS_BLANK) || i + 2 >= n
+                    || sql.charAt(i + 2) <= ' ')) {
                 return token(Kind.COMMENT, i, lineEnd(i));
-            } else if (c == '#' && hashComments && (!hashNeedsSpaceOrBang || next == ' ' || next == '!')) {
+            } else if (c == '#' && rules.has(Feature.HASH_COMMENTS)
+                    && (!rules.has(Feature.HASH_COMMENTS_NEED_SPACE_OR_BANG) || next == ' ' || next == '!')) {
                 return token(Kind.COMMENT, i, lineEnd(i));
-            } else if (c == '/' && next == '/' && slashSlashComments) {
+            } else if (c == '/' && next == '/' && rules.has(Feature.SLASH_SLASH_COMMENTS)) {
                 return token(Kind.COMMENT, i, lineEnd(i));
             } else if (c == '/' && next == '*') {
-                return token(Kind.COMMENT, i, skipBlockComment(i));
-            } else if (c == '$' && dollarQuotes && startsDollarQuote(i)) {
+                return token(Kind.COMMENT, i, skipBlockComment(i, rules.has(Feature.NESTED_COMMENTS)));
+            } else if (c == '$' && rules.has(Feature.DOLLAR_QUOTES) && startsDollarQuote(i)) {
                 return token(Kind.STRING, i, dollarQuoteEnd(i));
-            } else if (c == '$' && heredocs && (i == 0 || !isIdentPart(sql.charAt(i - 1))) && dollarQuoteEnd(i) > 0) {
+            } else if (c == '$' && rules.has(Feature.HEREDOCS) && (i == 0 || !isIdentPart(sql.charAt(i - 1)))
+                    && dollarQuoteEnd(i) > 0) {
                 return token(Kind.STRING, i, dollarQuoteEnd(i));
             }
             return null;
+        }
+
+        /** The characters a token can start with: any other is code under every reading. */
+        private static boolean startsToken(char c) {
+            return switch (c) {
+                case '\'', '"', '`', '[', '-', '#', '/', '$' -> true;
+                default -> false;
+            };
         }
 
         private Token token(Kind kind, int start, int end) {
@@ -320,12 +312,12 @@ public final class SqlLexer {
             return -1;
         }
 
-        private int skipBlockComment(int start) {
+        private int skipBlockComment(int start, boolean nested) {
             int depth = 1;
             int i = start + 2;
             while (i < n) {
                 char c = sql.charAt(i);
-                if (nestedComments && c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                if (nested && c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
                     depth++;
                     i += 2;
                 } else if (c == '*' && i + 1 < n && sql.charAt(i + 1) == '/') {

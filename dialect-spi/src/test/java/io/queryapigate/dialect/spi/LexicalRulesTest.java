@@ -4,46 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.queryapigate.dialect.spi.LexicalRules.Feature;
-import java.time.Duration;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class LexicalRulesTest {
 
-    /** A dialect that only names its family. */
-    static class FamilyOnly implements Dialect {
-        private final String family;
-
-        FamilyOnly(String family) {
-            this.family = family;
-        }
-
-        @Override
-        public String sqlFamily() {
-            return family;
-        }
-
-        @Override
-        public Set<Capability> capabilities() {
-            return Set.of();
-        }
-
-        @Override
-        public SessionStrategy sessionStrategy() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public QueryStats execute(QueryRequest request, RowSink sink) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void checkHealth(Duration timeout) {}
-
-        @Override
-        public void close() {}
+    /** A dialect that only names its family, and its lexical rules when {@code rules} is not null. */
+    private static Dialect dialect(String family, LexicalRules rules) {
+        return (Dialect) Proxy.newProxyInstance(Dialect.class.getClassLoader(), new Class<?>[] {Dialect.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "sqlFamily" -> family;
+                    case "lexicalRules" -> rules == null ? InvocationHandler.invokeDefault(proxy, method, args) : rules;
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
     }
 
     @Test
@@ -62,14 +38,9 @@ class LexicalRulesTest {
 
     @Test
     void aDialectsRulesFollowItsFamilyUnlessItSaysOtherwise() {
-        assertThat(new FamilyOnly("mysql").lexicalRules()).isSameAs(LexicalRules.MYSQL);
-        assertThat(new FamilyOnly("generic").lexicalRules()).isSameAs(LexicalRules.GENERIC);
-        Dialect own = new FamilyOnly("foodb") {
-            @Override
-            public LexicalRules lexicalRules() {
-                return LexicalRules.ANSI.named("foodb").with(Feature.HASH_COMMENTS);
-            }
-        };
+        assertThat(dialect("mysql", null).lexicalRules()).isSameAs(LexicalRules.MYSQL);
+        assertThat(dialect("generic", null).lexicalRules()).isSameAs(LexicalRules.GENERIC);
+        Dialect own = dialect("foodb", LexicalRules.ANSI.named("foodb").with(Feature.HASH_COMMENTS));
         assertThat(own.sqlFamily()).isEqualTo("foodb");
         assertThat(own.lexicalRules().has(Feature.HASH_COMMENTS)).isTrue();
     }
