@@ -52,8 +52,8 @@ final class Execution {
             if (mode != AccessMode.READ) {
                 throw ApiException.badRequest("invalid_paging", "Only reads can be paged.");
             }
-            paged = limits.paging().rewrite(sql, out.page().get(), s.connection().family().name()
-                    .toLowerCase(Locale.ROOT));
+            paged = limits.paging().rewrite(sql, out.page().get(), s.connection().family(),
+                    s.connection().lexicalRules());
             sql = paged.sql();
         }
         ByteArrayOutputStream buffer = new ByteArrayOutputStream(4096);

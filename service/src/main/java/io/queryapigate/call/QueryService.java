@@ -12,7 +12,6 @@ import io.queryapigate.guard.GuardResult;
 import io.queryapigate.guard.Guarding;
 import io.queryapigate.guard.Masking;
 import io.queryapigate.params.ParamRules;
-import io.queryapigate.sql.SqlDialectFamily;
 import io.queryapigate.sql.SqlShape;
 import io.queryapigate.sql.SqlText;
 import java.time.Clock;
@@ -109,7 +108,7 @@ public final class QueryService {
             throw ApiException.badRequest("invalid_body", "params must be an object.");
         }
         Connection connection = connection(connectionName);
-        SqlText text = SqlText.parse(request.sql(), backslashEscapes(connection));
+        SqlText text = SqlText.parse(request.sql(), connection.lexicalRules());
         SqlShape.checkShape(text, maxSqlLength);
         GuardResult verdict = guarding.check(caller, connection, text.jdbcSql());
         List<Parameter> parameters = ParamRules.bindAdHoc(text.markers(), request.jsonParams());
@@ -123,11 +122,6 @@ public final class QueryService {
             return Masking.Plan.NONE;
         }
         return masking.plan(verdict, caller.grants().mask(), connection);
-    }
-
-    /** True when the connection's SQL reads backslashes in literals as escapes (for marker parsing). */
-    public static boolean backslashEscapes(Connection connection) {
-        return connection.family() == SqlDialectFamily.MYSQL || connection.family() == SqlDialectFamily.CLICKHOUSE;
     }
 
     private Connection connection(String name) {

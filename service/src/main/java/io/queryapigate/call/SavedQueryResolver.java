@@ -101,7 +101,7 @@ public final class SavedQueryResolver {
     private Prepared prepare(QueryVersionRow row) {
         Connection connection = connections.get(row.connectionName()).orElseThrow(() -> ApiException.notFound(
                 "connection_not_found", "No connection named '" + row.connectionName() + "'."));
-        SqlText sql = SqlText.parse(row.sqlText(), QueryService.backslashEscapes(connection));
+        SqlText sql = SqlText.parse(row.sqlText(), connection.lexicalRules());
         ParamRules rules;
         try {
             rules = ParamRules.parse(mapper.readTree(row.parameters()));

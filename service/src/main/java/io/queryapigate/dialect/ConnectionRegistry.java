@@ -6,6 +6,7 @@ import io.queryapigate.config.ConnectionConfig;
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectFactory;
+import io.queryapigate.dialect.spi.LexicalRules;
 import io.queryapigate.dialect.spi.TableNamespace;
 import io.queryapigate.sql.SqlDialectFamily;
 import java.nio.file.Path;
@@ -24,11 +25,13 @@ public final class ConnectionRegistry implements Managed {
 
     /**
      * A connection ready to run calls, with what the SQL guard needs to know about it: the SQL family its statements
-     * are parsed as, the catalog/schema unqualified table names resolve to, and the functions restricted keys may
-     * call beyond the engine's pure built-ins.
+     * are parsed as (function lists, parser options, paging), the lexical rules its text is read with (quotes,
+     * comments, markers: the dialect's {@link Dialect#lexicalRules()}), the catalog/schema unqualified table names
+     * resolve to, and the functions restricted keys may call beyond the engine's pure built-ins.
      */
     public record Connection(String name, String dialectName, Dialect dialect, Duration timeout,
-            SqlDialectFamily family, TableNamespace namespace, Set<String> allowedFunctions) {}
+            SqlDialectFamily family, LexicalRules lexicalRules, TableNamespace namespace,
+            Set<String> allowedFunctions) {}
 
     private final Map<String, Connection> connections;
 
@@ -63,10 +66,17 @@ public final class ConnectionRegistry implements Managed {
                     throw new IllegalStateException("connections." + name + ".properties: " + ex.getMessage(), ex);
                 }
                 TableNamespace namespace = dialect.defaultNamespace();
-                out.put(name, new Connection(name, c.getDialect(), dialect, timeout,
-                        SqlDialectFamily.of(dialect.sqlFamily()), namespace == null ? TableNamespace.UNKNOWN : namespace,
-                        Set.copyOf(c.getAllowedFunctions())));
-                LOG.info("Connection '{}' uses dialect '{}'", name, c.getDialect());
+                SqlDialectFamily family = SqlDialectFamily.of(dialect.sqlFamily());
+                LexicalRules rules = dialect.lexicalRules();
+                out.put(name, new Connection(name, c.getDialect(), dialect, timeout, family,
+                        rules == null ? family.lexicalRules() : rules,
+                        namespace == null ? TableNamespace.UNKNOWN : namespace, Set.copyOf(c.getAllowedFunctions())));
+                if (rules == null || rules == family.lexicalRules()) {
+                    LOG.info("Connection '{}' uses dialect '{}'", name, c.getDialect());
+                } else {
+                    LOG.info("Connection '{}' uses dialect '{}' (SQL family {}, its own lexical rules '{}')", name,
+                            c.getDialect(), family.name().toLowerCase(java.util.Locale.ROOT), rules.name());
+                }
             }
         } catch (RuntimeException e) {
             out.values().forEach(c -> c.dialect().close());

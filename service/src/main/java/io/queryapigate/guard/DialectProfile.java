@@ -1,6 +1,5 @@
 package io.queryapigate.guard;
 
-import io.queryapigate.sql.SqlLexer;
 import io.queryapigate.sql.SqlDialectFamily;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -14,11 +13,10 @@ import net.sf.jsqlparser.parser.AbstractJSqlParser;
 import net.sf.jsqlparser.parser.CCJSqlParser;
 
 /**
- * Per-dialect rules: the lexical reading and the alternative readings that must agree with it (where servers of
- * the family read some text differently by version or setting; for the generic family, every family's), parser
- * options, the function lists and the engine's {@link FunctionCatalogue} that decide which calls a caller may make,
- * and the schemas of the engine's own catalogue. Function names are matched lower case and without their schema
- * qualifier; a list entry ending in {@code *} is a prefix.
+ * Per-family rules: parser options, the function lists and the engine's {@link FunctionCatalogue} that decide which
+ * calls a caller may make, and the schemas of the engine's own catalogue. Function names are matched lower case and
+ * without their schema qualifier; a list entry ending in {@code *} is a prefix. How the text reads (quotes,
+ * comments, the alternative readings) is the connection's lexical rules ({@link GuardOptions#lexicalRules()}).
  */
 final class DialectProfile {
 
@@ -155,18 +153,14 @@ final class DialectProfile {
             "pg_stat_get_backend_activity", "pg_stat_statements", "pg_stat_statements_info");
 
     final SqlDialectFamily family;
-    final SqlLexer.Rules primary;
-    final List<SqlLexer.Rules> alternates;
     final FunctionCatalogue catalogue;
     private final Map<FunctionClass, Set<String>> exact = new EnumMap<>(FunctionClass.class);
     private final Map<FunctionClass, List<String>> prefixes = new EnumMap<>(FunctionClass.class);
     private final Consumer<CCJSqlParser> parserSetup;
 
-    private DialectProfile(SqlDialectFamily family, SqlLexer.Rules primary, List<SqlLexer.Rules> alternates,
-            Map<FunctionClass, List<List<String>>> lists, Consumer<CCJSqlParser> parserSetup) {
+    private DialectProfile(SqlDialectFamily family, Map<FunctionClass, List<List<String>>> lists,
+            Consumer<CCJSqlParser> parserSetup) {
         this.family = family;
-        this.primary = primary;
-        this.alternates = alternates;
         this.catalogue = FunctionCatalogue.of(family);
         for (FunctionClass c : FunctionClass.values()) {
             Set<String> e = new HashSet<>();
@@ -204,31 +198,21 @@ final class DialectProfile {
         Consumer<CCJSqlParser> mysql = p -> p.withDialect(AbstractJSqlParser.Dialect.MYSQL);
         Consumer<CCJSqlParser> sqlite = p -> p.withSquareBracketQuotation(true);
         Consumer<CCJSqlParser> plain = p -> { };
-        // a PostgreSQL server with standard_conforming_strings off reads backslashes in '...' as escapes
-        PROFILES.put(SqlDialectFamily.POSTGRES, new DialectProfile(SqlDialectFamily.POSTGRES, SqlLexer.POSTGRES,
-                List.of(SqlLexer.POSTGRES_ESCAPE_STRINGS),
+        PROFILES.put(SqlDialectFamily.POSTGRES, new DialectProfile(SqlDialectFamily.POSTGRES,
                 lists(List.of(PG_SESSION), List.of(PG_WRITE), List.of(PG_FILE), List.of(PG_DYNAMIC)), pg));
-        // DuckDB's parser is PostgreSQL's: the same lexical rules, always standard strings
-        PROFILES.put(SqlDialectFamily.DUCKDB, new DialectProfile(SqlDialectFamily.DUCKDB, SqlLexer.POSTGRES,
-                List.of(), lists(List.of(DUCKDB_SESSION), List.of(DUCKDB_WRITE), List.of(DUCKDB_FILE),
-                        List.of(DUCKDB_DYNAMIC)), plain));
-        // the MySQL dialect strips ANSI_QUOTES and NO_BACKSLASH_ESCAPES from every session's sql_mode
-        PROFILES.put(SqlDialectFamily.MYSQL, new DialectProfile(SqlDialectFamily.MYSQL, SqlLexer.MYSQL,
-                List.of(), lists(List.of(MYSQL_SESSION), List.of(MYSQL_WRITE), List.of(MYSQL_FILE), List.of(none)),
-                mysql));
-        // ClickHouse before 20.x ends a block comment at the first */ (18.16 does): both readings must agree
+        PROFILES.put(SqlDialectFamily.DUCKDB, new DialectProfile(SqlDialectFamily.DUCKDB,
+                lists(List.of(DUCKDB_SESSION), List.of(DUCKDB_WRITE), List.of(DUCKDB_FILE), List.of(DUCKDB_DYNAMIC)),
+                plain));
+        PROFILES.put(SqlDialectFamily.MYSQL, new DialectProfile(SqlDialectFamily.MYSQL,
+                lists(List.of(MYSQL_SESSION), List.of(MYSQL_WRITE), List.of(MYSQL_FILE), List.of(none)), mysql));
         PROFILES.put(SqlDialectFamily.CLICKHOUSE, new DialectProfile(SqlDialectFamily.CLICKHOUSE,
-                SqlLexer.CLICKHOUSE, List.of(SqlLexer.CLICKHOUSE_FLAT_COMMENTS),
                 lists(List.of(none), List.of(none), List.of(CH_FILE), List.of(CH_DYNAMIC)), plain));
-        PROFILES.put(SqlDialectFamily.TRINO, new DialectProfile(SqlDialectFamily.TRINO, SqlLexer.ANSI,
-                List.of(), lists(List.of(none), List.of(none), List.of(none), List.of(TRINO_DYNAMIC)), plain));
-        PROFILES.put(SqlDialectFamily.SQLITE, new DialectProfile(SqlDialectFamily.SQLITE, SqlLexer.SQLITE,
-                List.of(), lists(List.of(SQLITE_SESSION), List.of(SQLITE_WRITE), List.of(SQLITE_FILE), List.of(none)),
-                sqlite));
-        // the generic family does not know its server: every family's reading must agree
-        PROFILES.put(SqlDialectFamily.GENERIC, new DialectProfile(SqlDialectFamily.GENERIC, SqlLexer.ANSI_BACKTICK,
-                List.of(SqlLexer.MYSQL, SqlLexer.MYSQL_NO_BACKSLASH, SqlLexer.POSTGRES, SqlLexer.POSTGRES_ESCAPE_STRINGS,
-                        SqlLexer.SQLITE, SqlLexer.CLICKHOUSE, SqlLexer.CLICKHOUSE_FLAT_COMMENTS),
+        PROFILES.put(SqlDialectFamily.TRINO, new DialectProfile(SqlDialectFamily.TRINO,
+                lists(List.of(none), List.of(none), List.of(none), List.of(TRINO_DYNAMIC)), plain));
+        PROFILES.put(SqlDialectFamily.SQLITE, new DialectProfile(SqlDialectFamily.SQLITE,
+                lists(List.of(SQLITE_SESSION), List.of(SQLITE_WRITE), List.of(SQLITE_FILE), List.of(none)), sqlite));
+        // the generic family does not know its server: every family's lists
+        PROFILES.put(SqlDialectFamily.GENERIC, new DialectProfile(SqlDialectFamily.GENERIC,
                 lists(List.of(PG_SESSION, MYSQL_SESSION, DUCKDB_SESSION, SQLITE_SESSION),
                         List.of(PG_WRITE, MYSQL_WRITE, DUCKDB_WRITE, SQLITE_WRITE),
                         List.of(PG_FILE, MYSQL_FILE, DUCKDB_FILE, CH_FILE, SQLITE_FILE),

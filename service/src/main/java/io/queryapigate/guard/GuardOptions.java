@@ -1,5 +1,6 @@
 package io.queryapigate.guard;
 
+import io.queryapigate.dialect.spi.LexicalRules;
 import io.queryapigate.sql.SqlDialectFamily;
 import java.util.Collection;
 import java.util.Collections;
@@ -10,13 +11,16 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * What the guard needs to know about one call: the connection's dialect family and default catalog/schema, and
- * what the caller may do. Immutable; build with {@link #readOnly(SqlDialectFamily)} or
+ * What the guard needs to know about one call: the connection's dialect family, lexical rules and default
+ * catalog/schema, and what the caller may do. Immutable; build with {@link #readOnly(SqlDialectFamily)} or
  * {@link #writer(SqlDialectFamily)} and the {@code with...} methods. Allowed tables are parsed and resolved once,
  * when the options are built, so a service may keep one instance per (key, connection).
  */
 public final class GuardOptions {
     private final SqlDialectFamily dialect;
+    private final LexicalRules lexicalRules;
+    private final List<LexicalRules> readings;
+    private final TableName.Naming naming;
     private final boolean readOnly;
     private final Set<String> allowedTables;
     private final Set<TableName> resolvedAllowedTables;
@@ -28,10 +32,13 @@ public final class GuardOptions {
     private final List<GuardMask> masks;
     private final boolean administrator;
 
-    private GuardOptions(SqlDialectFamily dialect, boolean readOnly, Set<String> allowedTables,
-            Set<String> allowedWriteOps, String defaultCatalog, String defaultSchema, boolean allowFileFunctions,
-            Set<String> extraFunctions, List<GuardMask> masks, boolean administrator) {
+    private GuardOptions(SqlDialectFamily dialect, LexicalRules lexicalRules, boolean readOnly,
+            Set<String> allowedTables, Set<String> allowedWriteOps, String defaultCatalog, String defaultSchema,
+            boolean allowFileFunctions, Set<String> extraFunctions, List<GuardMask> masks, boolean administrator) {
         this.dialect = Objects.requireNonNull(dialect, "dialect");
+        this.lexicalRules = Objects.requireNonNull(lexicalRules, "lexicalRules");
+        this.readings = lexicalRules.readings();
+        this.naming = new TableName.Naming(dialect, lexicalRules);
         this.administrator = administrator;
         this.readOnly = readOnly;
         this.defaultCatalog = blankToNull(defaultCatalog);
@@ -51,7 +58,7 @@ public final class GuardOptions {
             Set<TableName> resolved = new LinkedHashSet<>();
             for (String entry : allowedTables) {
                 raw.add(entry);
-                resolved.add(TableName.parse(entry, dialect, this.defaultCatalog, this.defaultSchema));
+                resolved.add(naming.resolve(TableName.split(entry), this.defaultCatalog, this.defaultSchema));
             }
             this.allowedTables = Collections.unmodifiableSet(raw);
             this.resolvedAllowedTables = Collections.unmodifiableSet(resolved);
@@ -73,12 +80,14 @@ public final class GuardOptions {
 
     /** A read-only caller: only reads pass (the default for ad-hoc SQL and saved queries). */
     public static GuardOptions readOnly(SqlDialectFamily dialect) {
-        return new GuardOptions(dialect, true, null, null, null, null, false, Set.of(), List.of(), false);
+        return new GuardOptions(dialect, dialect.lexicalRules(), true, null, null, null, null, false, Set.of(),
+                List.of(), false);
     }
 
     /** A caller allowed to write (any write operation unless narrowed with {@link #withAllowedWriteOps}). */
     public static GuardOptions writer(SqlDialectFamily dialect) {
-        return new GuardOptions(dialect, false, null, null, null, null, false, Set.of(), List.of(), false);
+        return new GuardOptions(dialect, dialect.lexicalRules(), false, null, null, null, null, false, Set.of(),
+                List.of(), false);
     }
 
     /**
@@ -90,7 +99,7 @@ public final class GuardOptions {
      * @throws IllegalArgumentException when an entry is not a dotted name of one to three parts
      */
     public GuardOptions withAllowedTables(Collection<String> tables) {
-        return new GuardOptions(dialect, readOnly, tables == null ? null : new LinkedHashSet<>(tables),
+        return new GuardOptions(dialect, lexicalRules, readOnly, tables == null ? null : new LinkedHashSet<>(tables),
                 allowedWriteOps, defaultCatalog, defaultSchema, allowFileFunctions, extraFunctions, masks,
                 administrator);
     }
@@ -101,8 +110,9 @@ public final class GuardOptions {
      * {@code copy}, ...); {@code null} means any. Ignored for read-only callers, who may not write at all.
      */
     public GuardOptions withAllowedWriteOps(Collection<String> ops) {
-        return new GuardOptions(dialect, readOnly, allowedTables, ops == null ? null : new LinkedHashSet<>(ops),
-                defaultCatalog, defaultSchema, allowFileFunctions, extraFunctions, masks, administrator);
+        return new GuardOptions(dialect, lexicalRules, readOnly, allowedTables,
+                ops == null ? null : new LinkedHashSet<>(ops), defaultCatalog, defaultSchema, allowFileFunctions,
+                extraFunctions, masks, administrator);
     }
 
     /**
@@ -111,7 +121,7 @@ public final class GuardOptions {
      * {@code main}); Trino (catalog, schema); SQLite (ignored, {@code main}). Either may be null (unknown).
      */
     public GuardOptions withDefaults(String catalog, String schema) {
-        return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, catalog, schema,
+        return new GuardOptions(dialect, lexicalRules, readOnly, allowedTables, allowedWriteOps, catalog, schema,
                 allowFileFunctions, extraFunctions, masks, administrator);
     }
 
@@ -122,8 +132,8 @@ public final class GuardOptions {
      * restriction: a restricted caller still may not read files.
      */
     public GuardOptions withFileFunctions(boolean allowed) {
-        return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, defaultCatalog, defaultSchema,
-                allowed, extraFunctions, masks, administrator);
+        return new GuardOptions(dialect, lexicalRules, readOnly, allowedTables, allowedWriteOps, defaultCatalog,
+                defaultSchema, allowed, extraFunctions, masks, administrator);
     }
 
     /**
@@ -132,8 +142,8 @@ public final class GuardOptions {
      * restricted callers (table allow-list or masks) are held to the catalogue at all.
      */
     public GuardOptions withExtraFunctions(Collection<String> functions) {
-        return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, defaultCatalog, defaultSchema,
-                allowFileFunctions, functions == null ? Set.of() : new LinkedHashSet<>(functions), masks,
+        return new GuardOptions(dialect, lexicalRules, readOnly, allowedTables, allowedWriteOps, defaultCatalog,
+                defaultSchema, allowFileFunctions, functions == null ? Set.of() : new LinkedHashSet<>(functions), masks,
                 administrator);
     }
 
@@ -144,12 +154,37 @@ public final class GuardOptions {
      * every result column ({@link GuardResult#masks()}).
      */
     public GuardOptions withMasks(List<GuardMask> masks) {
-        return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, defaultCatalog, defaultSchema,
-                allowFileFunctions, extraFunctions, masks == null ? List.of() : masks, administrator);
+        return new GuardOptions(dialect, lexicalRules, readOnly, allowedTables, allowedWriteOps, defaultCatalog,
+                defaultSchema, allowFileFunctions, extraFunctions, masks == null ? List.of() : masks, administrator);
+    }
+
+    /**
+     * Reads the connection's SQL with these lexical rules (and their alternatives) instead of the family's
+     * built-in ones: a dialect's own {@code Dialect.lexicalRules()}. Allowed tables are resolved again with its
+     * name rules.
+     */
+    public GuardOptions withLexicalRules(LexicalRules rules) {
+        return new GuardOptions(dialect, rules, readOnly, allowedTables, allowedWriteOps, defaultCatalog,
+                defaultSchema, allowFileFunctions, extraFunctions, masks, administrator);
     }
 
     public SqlDialectFamily dialect() {
         return dialect;
+    }
+
+    /** The connection's lexical rules; the family's built-in ones unless {@link #withLexicalRules} said otherwise. */
+    public LexicalRules lexicalRules() {
+        return lexicalRules;
+    }
+
+    /** Every reading the lexical check runs: the rules first, then their alternatives. */
+    List<LexicalRules> readings() {
+        return readings;
+    }
+
+    /** How table names compare on the connection. */
+    TableName.Naming naming() {
+        return naming;
     }
 
     public boolean readOnly() {
@@ -190,8 +225,8 @@ public final class GuardOptions {
      * refused them: all keys share one database user, so these show one key's SQL and values to another.
      */
     public GuardOptions withAdministrator(boolean administrator) {
-        return new GuardOptions(dialect, readOnly, allowedTables, allowedWriteOps, defaultCatalog, defaultSchema,
-                allowFileFunctions, extraFunctions, masks, administrator);
+        return new GuardOptions(dialect, lexicalRules, readOnly, allowedTables, allowedWriteOps, defaultCatalog,
+                defaultSchema, allowFileFunctions, extraFunctions, masks, administrator);
     }
 
     public boolean administrator() {
@@ -220,7 +255,9 @@ public final class GuardOptions {
 
     @Override
     public String toString() {
-        return "GuardOptions[" + dialect + (readOnly ? ", read-only" : ", writer")
+        return "GuardOptions[" + dialect
+                + (lexicalRules == dialect.lexicalRules() ? "" : ", rules=" + lexicalRules.name())
+                + (readOnly ? ", read-only" : ", writer")
                 + (allowedTables == null ? "" : ", tables=" + resolvedAllowedTables)
                 + (allowedWriteOps == null ? "" : ", ops=" + allowedWriteOps)
                 + ", defaults=" + defaultCatalog + "." + defaultSchema

@@ -47,7 +47,7 @@ public final class Guarding {
     /** Classifies a saved query's SQL when it is saved: the publisher may write only where the server allows it. */
     public GuardResult checkForSaving(Connection connection, String jdbcSql) {
         GuardOptions o = (serverAllowsWrites ? GuardOptions.writer(connection.family())
-                : GuardOptions.readOnly(connection.family()))
+                : GuardOptions.readOnly(connection.family())).withLexicalRules(connection.lexicalRules())
                 .withDefaults(connection.namespace().catalog(), connection.namespace().schema());
         return check(jdbcSql, o);
     }
@@ -71,7 +71,8 @@ public final class Guarding {
     private GuardOptions build(Caller caller, Connection connection) {
         boolean writer = caller.canWrite(serverAllowsWrites);
         GuardOptions o = writer ? GuardOptions.writer(connection.family()) : GuardOptions.readOnly(connection.family());
-        o = o.withDefaults(connection.namespace().catalog(), connection.namespace().schema())
+        o = o.withLexicalRules(connection.lexicalRules())
+                .withDefaults(connection.namespace().catalog(), connection.namespace().schema())
                 .withExtraFunctions(connection.allowedFunctions()).withAdministrator(caller.admin());
         if (!caller.admin()) {
             o = o.withAllowedTables(caller.grants().allowedTables()).withMasks(masks(caller, connection));
@@ -88,7 +89,7 @@ public final class Guarding {
         for (MaskRule r : caller.grants().mask()) {
             int dot = r.column().lastIndexOf('.');
             TableName table = TableName.parse(r.column().substring(0, dot), connection.family(),
-                    connection.namespace().catalog(), connection.namespace().schema());
+                    connection.lexicalRules(), connection.namespace().catalog(), connection.namespace().schema());
             out.add(new GuardMask(table, r.column().substring(dot + 1), r.isStrict()));
         }
         return out;

@@ -13,6 +13,7 @@ import io.queryapigate.errors.ApiException;
 import io.queryapigate.guard.GuardException;
 import io.queryapigate.guard.GuardResult;
 import io.queryapigate.guard.MaskPlan;
+import io.queryapigate.dialect.spi.LexicalRules;
 import io.queryapigate.sql.SqlDialectFamily;
 import io.queryapigate.guard.TableName;
 import java.nio.charset.StandardCharsets;
@@ -120,8 +121,10 @@ public final class Masking {
 
     /** Asks the database for the table's columns: {@code SELECT * FROM <table> WHERE 1 = 0}. */
     private static Set<String> describe(Connection connection, TableName table) {
+        LexicalRules rules = connection.lexicalRules();
         char q = connection.family() == SqlDialectFamily.MYSQL || connection.family() == SqlDialectFamily.CLICKHOUSE
-                ? '`' : '"';
+                || rules.has(LexicalRules.Feature.DOUBLE_QUOTED_STRINGS)
+                && rules.has(LexicalRules.Feature.BACKTICK_IDENTIFIERS) ? '`' : '"';
         StringBuilder sql = new StringBuilder("SELECT * FROM ");
         List<String> parts = table.parts();
         for (int i = 0; i < parts.size(); i++) {

@@ -20,7 +20,7 @@ final class Names {
     private final Set<String> plainIdentifiers;
 
     Names(GuardOptions options, List<String> identifiers) {
-        this.naming = TableName.Naming.of(options.dialect());
+        this.naming = options.naming();
         this.options = options;
         this.identifiers = identifiers;
         this.plainIdentifiers = new HashSet<>(identifiers);

@@ -1,5 +1,6 @@
 package io.queryapigate.guard;
 
+import io.queryapigate.dialect.spi.LexicalRules;
 import io.queryapigate.sql.SqlLexer;
 import io.queryapigate.sql.SqlDialectFamily;
 import io.queryapigate.guard.DialectProfile.FunctionClass;
@@ -174,7 +175,7 @@ public final class SqlGuard {
             throw GuardException.notParseable("The SQL contains a NUL character.");
         }
         DialectProfile profile = DialectProfile.of(options.dialect());
-        SqlLexer.Result lex = lexicalChecks(sql, options, profile);
+        SqlLexer.Result lex = lexicalChecks(sql, options);
 
         // the lexer found exactly one statement: any ; left in the parser's text is an empty statement around it.
         // Line breaks go too: JSqlParser also ends a statement at a blank line ("\n\n\n"), at "\n/\n" and at
@@ -235,15 +236,16 @@ public final class SqlGuard {
 
     // ------------------------------------------------------------------------------------------------ lexical
 
-    private SqlLexer.Result lexicalChecks(String sql, GuardOptions options, DialectProfile profile) {
-        SqlLexer.Result lex = SqlLexer.scan(sql, profile.primary, true);
+    private SqlLexer.Result lexicalChecks(String sql, GuardOptions options) {
+        List<LexicalRules> readings = options.readings();
+        SqlLexer.Result lex = SqlLexer.scan(sql, readings.get(0), true);
         if (lex.statements() > 1) {
             throw GuardException.multipleStatements("Only one SQL statement may be sent per call.");
         }
         boolean executable = lex.executableComment();
         boolean setVar = lex.hintSetsVariable();
         String ambiguous = null;
-        for (SqlLexer.Rules alt : profile.alternates) {
+        for (LexicalRules alt : readings.subList(1, readings.size())) {
             SqlLexer.Result r = SqlLexer.scan(sql, alt, true);
             if (r.statements() > 1) {
                 throw GuardException.multipleStatements("Only one SQL statement may be sent per call; read with "
@@ -324,7 +326,7 @@ public final class SqlGuard {
         }
         int count = 0;
         for (NativeQuery q : queries) {
-            if (SqlLexer.scan(q.nativeSql, SqlLexer.POSTGRES, false).statements() > 0) {
+            if (SqlLexer.scan(q.nativeSql, LexicalRules.POSTGRES, false).statements() > 0) {
                 count++;
             }
         }

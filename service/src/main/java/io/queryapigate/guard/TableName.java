@@ -1,5 +1,6 @@
 package io.queryapigate.guard;
 
+import io.queryapigate.dialect.spi.LexicalRules;
 import io.queryapigate.sql.SqlDialectFamily;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +9,8 @@ import java.util.Objects;
 
 /**
  * A table's name as the guard compares it: up to three parts (catalog, schema, table), resolved against the
- * connection's defaults and normalised per dialect. Unquoted parts are folded (lower case) where the dialect folds
+ * connection's defaults and normalised per its lexical rules ({@link LexicalRules.Feature#FOLD_UNQUOTED_NAMES},
+ * {@link LexicalRules.Feature#FOLD_QUOTED_NAMES}). Unquoted parts are folded (lower case) where the dialect folds
  * or ignores case; quoted parts are kept exactly, except on DuckDB and Trino, which ignore case in quoted names
  * too; on MySQL and ClickHouse, whose table names are case-sensitive
  * (MySQL with {@code lower_case_table_names=0}, the Linux default), every part is kept exactly. Two names are the
@@ -32,8 +34,17 @@ public record TableName(String catalog, String schema, String name) {
      * @throws IllegalArgumentException when the text is not a dotted name of one to three parts
      */
     public static TableName parse(String text, SqlDialectFamily dialect, String defaultCatalog, String defaultSchema) {
-        List<String> parts = split(text);
-        return Naming.of(dialect).resolve(parts, defaultCatalog, defaultSchema);
+        SqlDialectFamily family = dialect == null ? SqlDialectFamily.GENERIC : dialect;
+        return parse(text, family, family.lexicalRules(), defaultCatalog, defaultSchema);
+    }
+
+    /**
+     * As {@link #parse(String, SqlDialectFamily, String, String)}, with the connection's own lexical rules deciding
+     * how names fold.
+     */
+    public static TableName parse(String text, SqlDialectFamily dialect, LexicalRules rules, String defaultCatalog,
+            String defaultSchema) {
+        return new Naming(dialect, rules).resolve(split(text), defaultCatalog, defaultSchema);
     }
 
     /** The parts, outermost first, without nulls. */
@@ -127,32 +138,22 @@ public record TableName(String catalog, String schema, String name) {
         cur.setLength(0);
     }
 
-    /** Identifier normalisation and name resolution for one dialect family. */
+    /**
+     * Identifier normalisation and name resolution on one connection: case folding from its lexical rules, the
+     * levels of names and the catalogue's special cases from its family.
+     */
     static final class Naming {
-        private static final Naming[] BY_FAMILY = new Naming[SqlDialectFamily.values().length];
-
-        static {
-            for (SqlDialectFamily f : SqlDialectFamily.values()) {
-                BY_FAMILY[f.ordinal()] = new Naming(f);
-            }
-        }
-
         private final SqlDialectFamily family;
         private final boolean foldUnquoted;
         private final boolean foldQuoted;
         private final boolean threeLevels;
 
-        private Naming(SqlDialectFamily family) {
+        Naming(SqlDialectFamily family, LexicalRules rules) {
             this.family = family;
-            this.foldUnquoted = family != SqlDialectFamily.MYSQL && family != SqlDialectFamily.CLICKHOUSE;
-            // DuckDB and Trino ignore case in quoted names as well: "PEOPLE" is people
-            this.foldQuoted = family == SqlDialectFamily.DUCKDB || family == SqlDialectFamily.TRINO;
+            this.foldUnquoted = rules.has(LexicalRules.Feature.FOLD_UNQUOTED_NAMES);
+            this.foldQuoted = rules.has(LexicalRules.Feature.FOLD_QUOTED_NAMES);
             this.threeLevels = family != SqlDialectFamily.MYSQL && family != SqlDialectFamily.CLICKHOUSE
                     && family != SqlDialectFamily.SQLITE;
-        }
-
-        static Naming of(SqlDialectFamily family) {
-            return BY_FAMILY[(family == null ? SqlDialectFamily.GENERIC : family).ordinal()];
         }
 
         static boolean isQuoted(String raw) {

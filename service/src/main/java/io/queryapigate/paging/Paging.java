@@ -1,8 +1,9 @@
 package io.queryapigate.paging;
 
-import io.queryapigate.sql.SqlTail;
+import io.queryapigate.dialect.spi.LexicalRules;
 import io.queryapigate.errors.ApiException;
-import io.queryapigate.sql.SqlTail.Family;
+import io.queryapigate.sql.SqlDialectFamily;
+import io.queryapigate.sql.SqlTail;
 import io.queryapigate.sql.SqlTail.Operand;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -154,27 +155,35 @@ public final class Paging {
     }
 
     /**
+     * Rewrites a statement to return one page (plus one row), reading it with the family's built-in lexical rules.
+     *
+     * @see #rewrite(String, PageRequest, SqlDialectFamily, LexicalRules)
+     */
+    public PagedSql rewrite(String sql, PageRequest request, SqlDialectFamily family) {
+        return rewrite(sql, request, family, family.lexicalRules());
+    }
+
+    /**
      * Rewrites a statement to return one page (plus one row).
      *
      * @param sql the statement with {@code ?} markers
      * @param request the page
-     * @param family the connection's SQL family ({@code Dialect.sqlFamily()}: postgres, mysql, duckdb, trino,
-     *     clickhouse, sqlite, generic)
+     * @param fam the connection's SQL family: how the page is written, the parser's options
+     * @param rules the connection's lexical rules: where the statement, its literals and its window end
      * @return the statement to run and how to read it
      * @throws ApiException 400 {@code invalid_paging} when the statement is not a single SELECT
      */
-    public PagedSql rewrite(String sql, PageRequest request, String family) {
-        Family fam = SqlTail.family(family);
-        SqlTail tail = SqlTail.lex(sql, fam);
+    public PagedSql rewrite(String sql, PageRequest request, SqlDialectFamily fam, LexicalRules rules) {
+        SqlTail tail = SqlTail.lex(sql, rules);
         if (tail.end == 0 || tail.multiple || tail.unterminated) {
             throw notPageable();
         }
         // parsing is the expensive part (JSqlParser: milliseconds): how a statement is paged does not depend on
         // the page, so it is decided once per statement text and remembered
-        String key = planKey(fam, sql);
+        String key = planKey(fam, rules, sql);
         Plan plan = plans.get(key);
         if (plan == null) {
-            plan = analyse(tail, fam, request);
+            plan = analyse(tail, fam, rules, request);
             plans.put(key, plan);
         }
         if (plan == Plan.NOT_PAGEABLE) {
@@ -188,10 +197,10 @@ public final class Paging {
         static final Plan NOT_PAGEABLE = new Plan(null);
     }
 
-    private static String planKey(Family fam, String sql) {
+    private static String planKey(SqlDialectFamily fam, LexicalRules rules, String sql) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update(fam.name().getBytes(StandardCharsets.UTF_8));
+            sha.update((fam.name() + ' ' + rules.name() + ' ' + rules.features()).getBytes(StandardCharsets.UTF_8));
             sha.update((byte) 0);
             sha.update(sql.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(sha.digest());
@@ -201,7 +210,7 @@ public final class Paging {
     }
 
     /** Decides how to page the statement, checking each text edit by parsing its result. */
-    private static Plan analyse(SqlTail tail, Family fam, PageRequest request) {
+    private static Plan analyse(SqlTail tail, SqlDialectFamily fam, LexicalRules rules, PageRequest request) {
         SqlTail.Window lexed = tail.window();
         // what is it? the parser decides; the lexer's window helps where JSqlParser cannot read it
         Select reference = null; // the statement (or its body before the window) as parsed
@@ -225,7 +234,7 @@ public final class Paging {
         if (reference == null) {
             return SELECT_KEYWORDS.contains(tail.firstKeyword()) ? new Plan(PagedSql.Mode.CLIENT) : Plan.NOT_PAGEABLE;
         }
-        if (fam == Family.GENERIC || lockingOrOddTail(reference) || tail.hasTrailingClauses()) {
+        if (fam == SqlDialectFamily.GENERIC || lockingOrOddTail(reference) || tail.hasTrailingClauses(fam)) {
             return new Plan(PagedSql.Mode.CLIENT);
         }
         String expected = withoutWindow(reference); // the statement, window aside (reference is spent now)
@@ -235,18 +244,18 @@ public final class Paging {
         } else if (own != null && lexed != null && own.matches(lexed) && lexed.literal()) {
             mode = PagedSql.Mode.NARROWED;
         }
-        if (mode != null && !editChecks(build(mode, tail, fam, request), tail, fam, expected)) {
+        if (mode != null && !editChecks(build(mode, tail, fam, request), tail, fam, rules, expected)) {
             mode = null;
         }
         if (mode == null) {
-            mode = wrapChecks(build(PagedSql.Mode.WRAPPED, tail, fam, request), tail, fam, originalText)
+            mode = wrapChecks(build(PagedSql.Mode.WRAPPED, tail, fam, request), tail, fam, rules, originalText)
                     ? PagedSql.Mode.WRAPPED : PagedSql.Mode.CLIENT;
         }
         return new Plan(mode);
     }
 
     /** The statement to run for a page, by mode. */
-    private static PagedSql build(PagedSql.Mode mode, SqlTail tail, Family fam, PageRequest request) {
+    private static PagedSql build(PagedSql.Mode mode, SqlTail tail, SqlDialectFamily fam, PageRequest request) {
         String stmt = tail.statement();
         long o = request.offset();
         int k = request.fetch();
@@ -272,8 +281,8 @@ public final class Paging {
                 "Paging applies to a single SELECT statement only; run this statement without page/page_size.");
     }
 
-    static String clause(Family fam, long limit, long offset) {
-        if (fam == Family.TRINO) {
+    static String clause(SqlDialectFamily fam, long limit, long offset) {
+        if (fam == SqlDialectFamily.TRINO) {
             return (offset > 0 ? "OFFSET " + offset + " " : "") + "LIMIT " + limit;
         }
         return "LIMIT " + limit + (offset > 0 ? " OFFSET " + offset : "");
@@ -288,9 +297,10 @@ public final class Paging {
      * An appended or narrowed statement passes when it has the same {@code ?} markers, parses, carries exactly the
      * intended window, and is otherwise the original ({@code expected}: the original printed without its window).
      */
-    private static boolean editChecks(PagedSql paged, SqlTail original, Family fam, String expected) {
+    private static boolean editChecks(PagedSql paged, SqlTail original, SqlDialectFamily fam, LexicalRules rules,
+            String expected) {
         String out = paged.sql();
-        SqlTail lexedOut = SqlTail.lex(out, fam);
+        SqlTail lexedOut = SqlTail.lex(out, rules);
         if (lexedOut.params != original.params || lexedOut.multiple || lexedOut.end != out.length()) {
             return false;
         }
@@ -312,8 +322,9 @@ public final class Paging {
     }
 
     /** A wrapped statement passes when it has the same markers and, if the original parsed, holds it unchanged. */
-    private static boolean wrapChecks(PagedSql paged, SqlTail original, Family fam, String originalText) {
-        SqlTail lexedOut = SqlTail.lex(paged.sql(), fam);
+    private static boolean wrapChecks(PagedSql paged, SqlTail original, SqlDialectFamily fam, LexicalRules rules,
+            String originalText) {
+        SqlTail lexedOut = SqlTail.lex(paged.sql(), rules);
         if (lexedOut.params != original.params || lexedOut.multiple) {
             return false;
         }
@@ -419,7 +430,7 @@ public final class Paging {
     }
 
     /** JSqlParser with the family's options and a time limit; {@code null} when it cannot parse the text. */
-    static Statement parseSql(String sql, Family fam) {
+    static Statement parseSql(String sql, SqlDialectFamily fam) {
         Consumer<CCJSqlParser> setup = p -> {
             switch (fam) {
                 case POSTGRES -> p.withDialect(AbstractJSqlParser.Dialect.POSTGRESQL);

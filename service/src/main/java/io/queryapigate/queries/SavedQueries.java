@@ -5,7 +5,6 @@ import io.queryapigate.sql.SqlText;
 import io.queryapigate.sql.SqlShape;
 import io.queryapigate.params.ParamRules;
 import io.queryapigate.guard.Guarding;
-import io.queryapigate.call.QueryService;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.queryapigate.dialect.ConnectionRegistry;
@@ -63,7 +62,7 @@ public final class SavedQueries {
         if (cacheTtl != null && (cacheTtl < 0 || cacheTtl > 86_400)) {
             throw ApiException.badRequest("invalid_cache_ttl", "cache_ttl must be between 0 and 86400 seconds.");
         }
-        SqlText text = SqlText.parse(sql, QueryService.backslashEscapes(target));
+        SqlText text = SqlText.parse(sql, target.lexicalRules());
         SqlShape.checkShape(text, maxSqlLength);
         guarding.checkForSaving(target, text.jdbcSql());
         ParamRules rules = ParamRules.parse(parameters);

@@ -1,38 +1,47 @@
 package io.queryapigate.sql;
 
-import java.util.Locale;
+import io.queryapigate.dialect.spi.LexicalRules;
 
 /**
- * The SQL families the guard knows. Each brings its own lexical rules (which quotes exist, whether backslashes
- * escape, which comments nest), parser options, identifier folding, and per-dialect function rules; see
- * {@code docs/security.md}. {@link #GENERIC} is the union of the others' rules (strictest), for any other JDBC source.
+ * The SQL families the guard knows. A family brings its parser options, its function lists and catalogue, the
+ * schemas of its own catalogue and how a page is written (see {@code docs/security.md}), and the lexical rules a
+ * dialect gets unless it declares its own ({@link #lexicalRules()}, {@code Dialect.lexicalRules()}).
+ * {@link #GENERIC} is the union of the others' rules (strictest), for any other source, including a third-party
+ * dialect with a family name of its own.
  */
 public enum SqlDialectFamily {
-    DUCKDB,
-    POSTGRES,
-    MYSQL,
-    CLICKHOUSE,
-    TRINO,
-    SQLITE,
-    GENERIC;
+    DUCKDB(LexicalRules.DUCKDB),
+    POSTGRES(LexicalRules.POSTGRES),
+    MYSQL(LexicalRules.MYSQL),
+    CLICKHOUSE(LexicalRules.CLICKHOUSE),
+    TRINO(LexicalRules.TRINO),
+    SQLITE(LexicalRules.SQLITE),
+    GENERIC(LexicalRules.GENERIC);
+
+    private final LexicalRules lexicalRules;
+
+    SqlDialectFamily(LexicalRules lexicalRules) {
+        this.lexicalRules = lexicalRules;
+    }
+
+    /** The family's built-in lexical rules, {@link LexicalRules#forFamily} of its name. */
+    public LexicalRules lexicalRules() {
+        return lexicalRules;
+    }
 
     /**
      * The family of a connection's dialect name ({@code "postgres"}, {@code "postgresql"}, {@code "mysql"},
      * {@code "mariadb"}, {@code "duckdb"}, {@code "clickhouse"}, {@code "trino"}, {@code "presto"},
-     * {@code "sqlite"}); anything else (null, {@code "h2"}, {@code "jdbc"}, ...) is {@link #GENERIC}.
+     * {@code "sqlite"}; the names {@link LexicalRules#forFamily} knows); anything else (null, {@code "h2"},
+     * {@code "jdbc"}, ...) is {@link #GENERIC}.
      */
     public static SqlDialectFamily of(String name) {
-        if (name == null) {
-            return GENERIC;
+        LexicalRules rules = LexicalRules.forFamily(name);
+        for (SqlDialectFamily f : values()) {
+            if (f.lexicalRules == rules) {
+                return f;
+            }
         }
-        return switch (name.strip().toLowerCase(Locale.ROOT)) {
-            case "duckdb" -> DUCKDB;
-            case "postgres", "postgresql", "pg", "pgsql", "cockroachdb", "redshift" -> POSTGRES;
-            case "mysql", "mariadb" -> MYSQL;
-            case "clickhouse" -> CLICKHOUSE;
-            case "trino", "presto" -> TRINO;
-            case "sqlite", "sqlite3" -> SQLITE;
-            default -> GENERIC;
-        };
+        return GENERIC;
     }
 }

@@ -1,62 +1,50 @@
 package io.queryapigate.sql;
 
+import io.queryapigate.dialect.spi.LexicalRules;
+import io.queryapigate.dialect.spi.LexicalRules.Feature;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
 /**
- * A dialect-parameterised lexical pass: where string literals, quoted identifiers and comments begin and end under
- * one set of rules, how many statements the text holds (segments with code between top-level or nested {@code ;}),
- * the deepest parenthesis nesting, and the comments that a parser would silently drop but a server executes
- * (MySQL {@code /*! ... *}{@code /}, MariaDB {@code /*M! ... *}{@code /}, optimizer hints that set variables).
+ * The service's one SQL lexer: where string literals, quoted identifiers and comments begin and end under one
+ * reading ({@link LexicalRules}: which quotes exist, whether backslashes escape, which comments nest, ...). Every
+ * other reader of SQL text is a view over its {@link #tokens tokens}: the guard's lexical pass ({@link #scan}), the
+ * parameter markers ({@link SqlText}) and the paging tail ({@link SqlTail}). So they cannot disagree about where a
+ * literal or a comment ends.
  *
- * <p>The guard runs it under the dialect's rules and under the rules the server may be configured to use instead
- * (for example MySQL with {@code NO_BACKSLASH_ESCAPES}), and admits a statement only when every reading finds one.
- * When a choice has to be made, comments end early (at {@code \r} as well as {@code \n}) so that less text hides.
+ * <p>{@link #scan} finds how many statements the text holds (segments with code between top-level or nested
+ * {@code ;}), the deepest parenthesis nesting, and the comments that a parser would silently drop but a server
+ * executes (MySQL {@code /*! ... *}{@code /}, MariaDB {@code /*M! ... *}{@code /}, optimizer hints that set
+ * variables). The guard runs it under each of the connection's {@link LexicalRules#readings() readings} and
+ * admits a statement only when every reading finds one. When a choice has to be made, comments end early (at
+ * {@code \r} as well as {@code \n}) so that less text hides.
  */
 public final class SqlLexer {
     /** What {@link Result#code()} shows in place of each character of a string literal. */
     public static final char LITERAL = '\u0001';
     /** What {@link Result#code()} shows in place of each character of a quoted identifier. */
     public static final char IDENTIFIER = '\u0002';
+    /** Marks a placeholder for a quoted identifier in {@link Result#parserText()}. */
+    public static final char PLACEHOLDER = '~';
+
+    /** What a token is; the text between tokens is code. */
+    public enum Kind {
+        /** A string literal: {@code '...'}, {@code E'...'}, a dollar quote or heredoc, MySQL's {@code "..."}. */
+        STRING,
+        /** A quoted identifier: {@code "..."}, {@code `...`}, {@code [...]}. */
+        IDENTIFIER,
+        /** A comment: {@code --}, {@code #} or {@code //} to the end of the line, or a block comment. */
+        COMMENT
+    }
 
     /**
-     * One way of reading SQL text.
+     * A string literal, quoted identifier or comment: the text {@code [start, end)}, quotes and comment markers
+     * included. A string's prefix letter ({@code E'..'}, {@code N'..'}, {@code X'..'}) is code, not part of it.
      *
-     * @param backslashInStrings backslash escapes the next character inside '...' (and "..." when it is a string)
-     * @param doubleQuoteIsString "..." is a string literal (MySQL default) rather than an identifier
-     * @param backslashInIdentifiers backslash escapes inside "..." and `...` identifiers (ClickHouse)
-     * @param eStrings E'...' strings honour backslashes (PostgreSQL, DuckDB)
-     * @param dollarQuotes $tag$...$tag$ strings (PostgreSQL, DuckDB, ClickHouse heredocs)
-     * @param nestedComments block comments nest (PostgreSQL, DuckDB)
-     * @param hashComments # starts a line comment (MySQL, ClickHouse)
-     * @param dashDashNeedsSpace -- starts a comment only when followed by whitespace or a control character (MySQL)
-     * @param bracketIdentifiers [...] quotes an identifier (SQLite, SQL Server)
-     * @param backtickIdentifiers `...` quotes an identifier
-     * @param clickhouse ClickHouse's own lexing: {@code //} line comments, {@code #} a comment only before a blank or
-     *     {@code !}, heredoc tags of any characters ({@code $any$...$any$})
+     * @param unterminated the text ends inside the token (then {@code end} is the text's length)
      */
-    public record Rules(String name, boolean backslashInStrings, boolean doubleQuoteIsString, boolean backslashInIdentifiers,
-            boolean eStrings, boolean dollarQuotes, boolean nestedComments, boolean hashComments,
-            boolean dashDashNeedsSpace, boolean bracketIdentifiers, boolean backtickIdentifiers, boolean clickhouse) {}
-
-    public static final Rules POSTGRES = new Rules("postgres", false, false, false, true, true, true, false, false, false,
-            false, false);
-    /** PostgreSQL with {@code standard_conforming_strings = off}: backslashes escape in every '...' literal. */
-    public static final Rules POSTGRES_ESCAPE_STRINGS = new Rules("postgres standard_conforming_strings=off", true, false,
-            false, true, true, true, false, false, false, false, false);
-    public static final Rules ANSI = new Rules("ansi", false, false, false, false, false, false, false, false, false, false,
-            false);
-    public static final Rules ANSI_BACKTICK = new Rules("ansi+backtick", false, false, false, false, false, false, false,
-            false, false, true, false);
-    public static final Rules MYSQL = new Rules("mysql", true, true, false, false, false, false, true, true, false, true,
-            false);
-    public static final Rules MYSQL_NO_BACKSLASH = new Rules("mysql no_backslash_escapes", false, true, false, false, false,
-            false, true, true, false, true, false);
-    /** As ClickHouse's Lexer.cpp reads SQL: backslashes escape in every quote, comments nest, heredocs. */
-    public static final Rules CLICKHOUSE = new Rules("clickhouse", true, false, true, false, true, true, true, false, false,
-            true, true);
-    /** ClickHouse before nested comments (18.16 among them): a block comment ends at the first {@code *}{@code /}. */
-    public static final Rules CLICKHOUSE_FLAT_COMMENTS = new Rules("clickhouse 18.16 (comments do not nest)", true, false,
-            true, false, true, false, true, false, false, true, true);
-    public static final Rules SQLITE = new Rules("sqlite", false, false, false, false, false, false, false, false, true,
-            true, false);
+    public record Token(Kind kind, int start, int end, boolean unterminated) {}
 
     /**
      * What one reading found.
@@ -70,27 +58,54 @@ public final class SqlLexer {
      *     and comments to spaces, same length as the input (null unless asked for)
      * @param parserText the text as the parser should see it, same length as the input: comments blanked, every
      *     string literal (dollar quotes and MySQL "..." strings included) turned into {@code '...'} with blank
-     *     content, quoted identifiers and code kept (MySQL's {@code --} that is no comment becomes {@code - }), so
-     *     that the parser cannot draw a literal's or a comment's boundary anywhere else than the dialect does
-     *     (null unless asked for). A quoted identifier whose content is not plain (letters, digits, {@code _},
-     *     {@code $}, spaces) is replaced by a placeholder of the same length, {@code "~<n>__"}, where n (base 36)
-     *     indexes {@code identifiers}: the parser then cannot split {@code "a.b"} into two names or read escapes
-     *     differently from the database
+     *     content, quoted identifiers and code kept (a {@code -} after a {@code -} of code, MySQL's {@code --}
+     *     that is no comment, becomes a blank), so that the parser cannot draw a literal's or a comment's boundary
+     *     anywhere else than the dialect does (null unless asked for). A quoted identifier whose content is not
+     *     plain (letters, digits, {@code _}, {@code $}, spaces) is replaced by a placeholder of the same length,
+     *     {@code "~<n>__"}, where n (base 36) indexes {@code identifiers}: the parser then cannot split
+     *     {@code "a.b"} into two names or read escapes differently from the database
      * @param identifiers every quoted identifier, as written (quotes included), in order (null unless asked for)
      */
     public record Result(int statements, boolean unterminated, int maxDepth, boolean executableComment,
-            boolean hintSetsVariable, String code, String parserText, java.util.List<String> identifiers) {}
-
-    /** Marks a placeholder for a quoted identifier in {@link Result#parserText()}. */
-    public static final char PLACEHOLDER = '~';
+            boolean hintSetsVariable, String code, String parserText, List<String> identifiers) {}
 
     private SqlLexer() {}
 
-    public static Result scan(String sql, Rules r, boolean wantCode) {
+    /**
+     * The string literals, quoted identifiers and comments of a text under one reading, in order.
+     *
+     * @param sql the text
+     * @param rules the reading (only its features count, not its alternatives)
+     * @return the tokens; the text between them is code
+     */
+    public static List<Token> tokens(String sql, LexicalRules rules) {
+        Reader reader = new Reader(sql, rules);
+        List<Token> out = new ArrayList<>();
+        int i = 0;
+        while (i < sql.length()) {
+            Token t = reader.tokenAt(i);
+            if (t == null) {
+                i++;
+            } else {
+                out.add(t);
+                i = t.end();
+            }
+        }
+        return out;
+    }
+
+    /** True for a MySQL/MariaDB executable comment ({@code /*!}, {@code /*M!}): the server runs its content. */
+    public static boolean isExecutableComment(String sql, Token t) {
+        return t.kind() == Kind.COMMENT && (sql.startsWith("/*!", t.start()) || sql.startsWith("/*M!", t.start())
+                || sql.startsWith("/*m!", t.start()));
+    }
+
+    /** One reading of the text: see {@link Result}. */
+    public static Result scan(String sql, LexicalRules rules, boolean wantCode) {
         int n = sql.length();
         StringBuilder code = wantCode ? new StringBuilder(n) : null;
         StringBuilder text = wantCode ? new StringBuilder(n) : null;
-        java.util.List<String> identifiers = wantCode ? new java.util.ArrayList<>() : null;
+        List<String> identifiers = wantCode ? new ArrayList<>() : null;
         int statements = 0;
         boolean segmentHasCode = false;
         boolean unterminated = false;
@@ -98,65 +113,12 @@ public final class SqlLexer {
         boolean setVar = false;
         int depth = 0;
         int maxDepth = 0;
+        List<Token> tokens = tokens(sql, rules);
         int i = 0;
-        while (i < n) {
-            char c = sql.charAt(i);
-            int end;
-            char fill;
-            if (c == '\'') {
-                boolean escapes = r.backslashInStrings || (r.eStrings && isEPrefix(sql, i));
-                end = skipQuoted(sql, i, '\'', escapes);
-                fill = LITERAL;
-                segmentHasCode = true;
-            } else if (c == '"') {
-                boolean escapes = r.doubleQuoteIsString ? r.backslashInStrings : r.backslashInIdentifiers;
-                end = skipQuoted(sql, i, '"', escapes);
-                fill = r.doubleQuoteIsString ? LITERAL : IDENTIFIER;
-                segmentHasCode = true;
-            } else if (c == '`' && r.backtickIdentifiers) {
-                end = skipQuoted(sql, i, '`', r.backslashInIdentifiers);
-                fill = IDENTIFIER;
-                segmentHasCode = true;
-            } else if (c == '[' && r.bracketIdentifiers) {
-                int close = sql.indexOf(']', i + 1);
-                end = close < 0 ? -1 : close + 1;
-                fill = IDENTIFIER;
-                segmentHasCode = true;
-            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-'
-                    && (!r.dashDashNeedsSpace || i + 2 >= n || sql.charAt(i + 2) <= ' ')) {
-                end = lineEnd(sql, i);
-                fill = ' ';
-            } else if (c == '#' && r.hashComments && (!r.clickhouse
-                    || (i + 1 < n && (sql.charAt(i + 1) == ' ' || sql.charAt(i + 1) == '!')))) {
-                end = lineEnd(sql, i);
-                fill = ' ';
-            } else if (c == '/' && r.clickhouse && i + 1 < n && sql.charAt(i + 1) == '/') {
-                end = lineEnd(sql, i);
-                fill = ' ';
-            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                if (i + 2 < n && (sql.charAt(i + 2) == '!'
-                        || ((sql.charAt(i + 2) == 'M' || sql.charAt(i + 2) == 'm') && i + 3 < n
-                        && sql.charAt(i + 3) == '!'))) {
-                    executable = true;
-                }
-                end = skipBlockComment(sql, i, r.nestedComments);
-                if (i + 2 < n && sql.charAt(i + 2) == '+') {
-                    int stop = end < 0 ? n : end;
-                    if (sql.substring(i, stop).toUpperCase(java.util.Locale.ROOT).contains("SET_VAR")) {
-                        setVar = true;
-                    }
-                }
-                fill = ' ';
-            } else if (c == '$' && r.dollarQuotes && (r.clickhouse
-                    ? (i == 0 || !isIdentPart(sql.charAt(i - 1))) && heredocEnd(sql, i) > 0
-                    : startsDollarQuote(sql, i))) {
-                int tagEnd = sql.indexOf('$', i + 1);
-                String tag = sql.substring(i, tagEnd + 1);
-                int close = sql.indexOf(tag, tagEnd + 1);
-                end = close < 0 ? -1 : close + tag.length();
-                fill = LITERAL;
-                segmentHasCode = true;
-            } else {
+        for (int next = 0; next <= tokens.size(); next++) {
+            Token t = next < tokens.size() ? tokens.get(next) : null;
+            for (int codeEnd = t == null ? n : t.start(); i < codeEnd; i++) {
+                char c = sql.charAt(i);
                 if (c == ';') {
                     if (segmentHasCode) {
                         statements++;
@@ -164,42 +126,41 @@ public final class SqlLexer {
                     segmentHasCode = false;
                 } else if (c == '(') {
                     depth++;
-                    if (depth > maxDepth) {
-                        maxDepth = depth;
-                    }
+                    maxDepth = Math.max(maxDepth, depth);
                     segmentHasCode = true;
                 } else if (c == ')') {
-                    if (depth > 0) {
-                        depth--;
-                    }
+                    depth = Math.max(0, depth - 1);
                     segmentHasCode = true;
                 } else if (!Character.isWhitespace(c)) {
                     segmentHasCode = true;
                 }
                 if (code != null) {
                     code.append(c);
-                    if (c == '-' && r.dashDashNeedsSpace && i + 1 < n && sql.charAt(i + 1) == '-') {
-                        text.append("- ");
-                        code.append('-');
-                        i += 2;
-                        continue;
-                    }
-                    text.append(c);
+                    // MySQL's -- without a blank is code; the parser must not see it as a comment
+                    text.append(c == '-' && !text.isEmpty() && text.charAt(text.length() - 1) == '-' ? ' ' : c);
                 }
-                i++;
-                continue;
             }
-            if (end < 0) {
-                unterminated = true;
-                end = n;
+            if (t == null) {
+                break;
             }
+            char fill;
+            if (t.kind() == Kind.COMMENT) {
+                fill = ' ';
+                executable |= isExecutableComment(sql, t);
+                setVar |= sql.startsWith("/*+", t.start())
+                        && sql.substring(t.start(), t.end()).toUpperCase(Locale.ROOT).contains("SET_VAR");
+            } else {
+                fill = t.kind() == Kind.STRING ? LITERAL : IDENTIFIER;
+                segmentHasCode = true;
+            }
+            unterminated |= t.unterminated();
             if (code != null) {
-                for (int k = i; k < end; k++) {
+                for (int k = t.start(); k < t.end(); k++) {
                     code.append(fill);
                 }
-                parserText(sql, i, end, fill, text, identifiers);
+                parserText(sql, t.start(), t.end(), fill, text, identifiers);
             }
-            i = end;
+            i = t.end();
         }
         if (segmentHasCode) {
             statements++;
@@ -210,7 +171,7 @@ public final class SqlLexer {
 
     /** Appends what the parser sees for the token sql[start, end): see {@link Result#parserText()}. */
     private static void parserText(String sql, int start, int end, char fill, StringBuilder text,
-            java.util.List<String> identifiers) {
+            List<String> identifiers) {
         if (fill == IDENTIFIER) {
             String raw = sql.substring(start, end);
             int index = identifiers.size();
@@ -249,96 +210,155 @@ public final class SqlLexer {
         }
     }
 
-    /** ClickHouse: the end of a heredoc starting at {@code i} ($tag$ ... $tag$, any tag), or -1 when none closes. */
-    private static int heredocEnd(String sql, int i) {
-        int tagEnd = sql.indexOf('$', i + 1);
-        if (tagEnd < 0) {
-            return -1;
-        }
-        String tag = sql.substring(i, tagEnd + 1);
-        int close = sql.indexOf(tag, tagEnd + 1);
-        return close < 0 ? -1 : close + tag.length();
-    }
+    /** One text under one reading. */
+    private static final class Reader {
+        private final String sql;
+        private final int n;
+        private final LexicalRules rules;
 
-    private static int lineEnd(String sql, int from) {
-        int n = sql.length();
-        for (int i = from; i < n; i++) {
+        Reader(String sql, LexicalRules rules) {
+            this.sql = sql;
+            this.n = sql.length();
+            this.rules = rules;
+        }
+
+        /** The token that starts at {@code i}, or null when the character there is code. */
+        Token tokenAt(int i) {
             char c = sql.charAt(i);
-            if (c == '\n' || c == '\r') {
-                return i;
+            if (!startsToken(c)) {
+                return null;
             }
-        }
-        return n;
-    }
-
-    private static boolean isEPrefix(String sql, int quote) {
-        if (quote == 0) {
-            return false;
-        }
-        char p = sql.charAt(quote - 1);
-        if (p != 'E' && p != 'e') {
-            return false;
-        }
-        return quote < 2 || !isIdentPart(sql.charAt(quote - 2));
-    }
-
-    /** Index after the closing quote, or -1 when the text ends first. Doubled quotes stay inside. */
-    private static int skipQuoted(String sql, int start, char quote, boolean backslashEscapes) {
-        int n = sql.length();
-        int i = start + 1;
-        while (i < n) {
-            char c = sql.charAt(i);
-            if (backslashEscapes && c == '\\') {
-                i += 2;
-                continue;
+            char next = i + 1 < n ? sql.charAt(i + 1) : '\0';
+            if (c == '\'') {
+                boolean escapes = rules.has(Feature.BACKSLASH_IN_STRINGS)
+                        || (rules.has(Feature.E_STRINGS) && isEPrefix(i));
+                return token(Kind.STRING, i, skipQuoted(i, '\'', escapes));
+            } else if (c == '"') {
+                boolean string = rules.has(Feature.DOUBLE_QUOTED_STRINGS);
+                boolean escapes = rules.has(string ? Feature.BACKSLASH_IN_STRINGS : Feature.BACKSLASH_IN_IDENTIFIERS);
+                return token(string ? Kind.STRING : Kind.IDENTIFIER, i, skipQuoted(i, '"', escapes));
+            } else if (c == '`' && rules.has(Feature.BACKTICK_IDENTIFIERS)) {
+                return token(Kind.IDENTIFIER, i, skipQuoted(i, '`', rules.has(Feature.BACKSLASH_IN_IDENTIFIERS)));
+            } else if (c == '[' && rules.has(Feature.BRACKET_IDENTIFIERS)) {
+                int close = sql.indexOf(']', i + 1);
+                return token(Kind.IDENTIFIER, i, close < 0 ? -1 : close + 1);
+            } else if (c == '-' && next == '-' && (!rules.has(Feature.DASH_DASH_NEEDS_BLANK) || i + 2 >= n
+                    || sql.charAt(i + 2) <= ' ')) {
+                return token(Kind.COMMENT, i, lineEnd(i));
+            } else if (c == '#' && rules.has(Feature.HASH_COMMENTS)
+                    && (!rules.has(Feature.HASH_COMMENTS_NEED_SPACE_OR_BANG) || next == ' ' || next == '!')) {
+                return token(Kind.COMMENT, i, lineEnd(i));
+            } else if (c == '/' && next == '/' && rules.has(Feature.SLASH_SLASH_COMMENTS)) {
+                return token(Kind.COMMENT, i, lineEnd(i));
+            } else if (c == '/' && next == '*') {
+                return token(Kind.COMMENT, i, skipBlockComment(i, rules.has(Feature.NESTED_COMMENTS)));
+            } else if (c == '$' && rules.has(Feature.DOLLAR_QUOTES) && startsDollarQuote(i)) {
+                return token(Kind.STRING, i, dollarQuoteEnd(i));
+            } else if (c == '$' && rules.has(Feature.HEREDOCS) && (i == 0 || !isIdentPart(sql.charAt(i - 1)))
+                    && dollarQuoteEnd(i) > 0) {
+                return token(Kind.STRING, i, dollarQuoteEnd(i));
             }
-            if (c == quote) {
-                if (i + 1 < n && sql.charAt(i + 1) == quote) {
+            return null;
+        }
+
+        /** The characters a token can start with: any other is code under every reading. */
+        private static boolean startsToken(char c) {
+            return switch (c) {
+                case '\'', '"', '`', '[', '-', '#', '/', '$' -> true;
+                default -> false;
+            };
+        }
+
+        private Token token(Kind kind, int start, int end) {
+            return end < 0 ? new Token(kind, start, n, true) : new Token(kind, start, end, false);
+        }
+
+        private int lineEnd(int from) {
+            for (int i = from; i < n; i++) {
+                char c = sql.charAt(i);
+                if (c == '\n' || c == '\r') {
+                    return i;
+                }
+            }
+            return n;
+        }
+
+        private boolean isEPrefix(int quote) {
+            if (quote == 0) {
+                return false;
+            }
+            char p = sql.charAt(quote - 1);
+            return (p == 'E' || p == 'e') && (quote < 2 || !isIdentPart(sql.charAt(quote - 2)));
+        }
+
+        /** Index after the closing quote, or -1 when the text ends first. Doubled quotes stay inside. */
+        private int skipQuoted(int start, char quote, boolean backslashEscapes) {
+            int i = start + 1;
+            while (i < n) {
+                char c = sql.charAt(i);
+                if (backslashEscapes && c == '\\') {
                     i += 2;
                     continue;
                 }
-                return i + 1;
-            }
-            i++;
-        }
-        return -1;
-    }
-
-    private static int skipBlockComment(String sql, int start, boolean nested) {
-        int n = sql.length();
-        int depth = 1;
-        int i = start + 2;
-        while (i < n) {
-            char c = sql.charAt(i);
-            if (nested && c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                depth++;
-                i += 2;
-            } else if (c == '*' && i + 1 < n && sql.charAt(i + 1) == '/') {
-                depth--;
-                i += 2;
-                if (depth == 0) {
-                    return i;
+                if (c == quote) {
+                    if (i + 1 < n && sql.charAt(i + 1) == quote) {
+                        i += 2;
+                        continue;
+                    }
+                    return i + 1;
                 }
-            } else {
                 i++;
             }
+            return -1;
         }
-        return -1;
-    }
 
-    private static boolean startsDollarQuote(String sql, int i) {
-        if (i > 0 && (isIdentPart(sql.charAt(i - 1)) || sql.charAt(i - 1) == '$')) {
-            return false;
+        private int skipBlockComment(int start, boolean nested) {
+            int depth = 1;
+            int i = start + 2;
+            while (i < n) {
+                char c = sql.charAt(i);
+                if (nested && c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                    depth++;
+                    i += 2;
+                } else if (c == '*' && i + 1 < n && sql.charAt(i + 1) == '/') {
+                    depth--;
+                    i += 2;
+                    if (depth == 0) {
+                        return i;
+                    }
+                } else {
+                    i++;
+                }
+            }
+            return -1;
         }
-        int j = i + 1;
-        while (j < sql.length() && sql.charAt(j) != '$') {
-            char c = sql.charAt(j);
-            if (!(Character.isLetterOrDigit(c) || c == '_') || (j == i + 1 && Character.isDigit(c))) {
+
+        /** PostgreSQL: a {@code $tag$} opens at {@code i} (the tag a name not starting with a digit, or empty). */
+        private boolean startsDollarQuote(int i) {
+            if (i > 0 && (isIdentPart(sql.charAt(i - 1)) || sql.charAt(i - 1) == '$')) {
                 return false;
             }
-            j++;
+            int j = i + 1;
+            while (j < n && sql.charAt(j) != '$') {
+                char c = sql.charAt(j);
+                if (!(Character.isLetterOrDigit(c) || c == '_') || (j == i + 1 && Character.isDigit(c))) {
+                    return false;
+                }
+                j++;
+            }
+            return j < n;
         }
-        return j < sql.length();
+
+        /** The end of a dollar quote or heredoc opening at {@code i} (any tag up to the next $), or -1. */
+        private int dollarQuoteEnd(int i) {
+            int tagEnd = sql.indexOf('$', i + 1);
+            if (tagEnd < 0) {
+                return -1;
+            }
+            String tag = sql.substring(i, tagEnd + 1);
+            int close = sql.indexOf(tag, tagEnd + 1);
+            return close < 0 ? -1 : close + tag.length();
+        }
     }
 
     public static boolean isIdentStart(char c) {

@@ -1,19 +1,18 @@
 package io.queryapigate.sql;
 
+import io.queryapigate.dialect.spi.LexicalRules;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * A lexical view of one statement for paging: where the statement really ends (before trailing comments and
- * semicolons), whether other statements follow, the first keyword, the statement's own trailing row window
- * ({@code LIMIT/OFFSET/FETCH}) with its position, and a copy of the text for the parser with literals and comments
- * blanked (same length, so positions agree).
+ * A view of one statement for paging, over the connection's {@link SqlLexer} tokens: where the statement really
+ * ends (before trailing comments and semicolons), whether other statements follow, the first keyword, the
+ * statement's own trailing row window ({@code LIMIT/OFFSET/FETCH}) with its position, and a copy of the text for
+ * the parser with literals and comments blanked (same length, so positions agree).
  */
 public final class SqlTail {
-    public enum Family { POSTGRES, DUCKDB, MYSQL, CLICKHOUSE, TRINO, SQLITE, GENERIC }
-
     public enum TokKind { WORD, NUMBER, PARAM, PUNCT, STRING, IDENT, COMMENT }
 
     public record Tok(int start, int end, TokKind kind, int depth, String text) {
@@ -54,7 +53,6 @@ public final class SqlTail {
     }
 
     public final String sql;
-    public final Family family;
     public final List<Tok> tokens;
     /** End of the statement proper (exclusive): trailing whitespace, comments and semicolons excluded. */
     public final int end;
@@ -63,30 +61,13 @@ public final class SqlTail {
     public final boolean unterminated;
     public final int params;
 
-    private SqlTail(String sql, Family family, List<Tok> tokens, int end, boolean multiple, boolean unterminated,
-            int params) {
+    private SqlTail(String sql, List<Tok> tokens, int end, boolean multiple, boolean unterminated, int params) {
         this.sql = sql;
-        this.family = family;
         this.tokens = tokens;
         this.end = end;
         this.multiple = multiple;
         this.unterminated = unterminated;
         this.params = params;
-    }
-
-    public static Family family(String name) {
-        if (name == null) {
-            return Family.GENERIC;
-        }
-        return switch (name.strip().toLowerCase(Locale.ROOT)) {
-            case "postgres", "postgresql", "pg", "pgsql", "cockroachdb", "redshift" -> Family.POSTGRES;
-            case "duckdb" -> Family.DUCKDB;
-            case "mysql", "mariadb" -> Family.MYSQL;
-            case "clickhouse" -> Family.CLICKHOUSE;
-            case "trino", "presto" -> Family.TRINO;
-            case "sqlite", "sqlite3" -> Family.SQLITE;
-            default -> Family.GENERIC;
-        };
     }
 
     /** The statement text proper. */
@@ -150,15 +131,17 @@ public final class SqlTail {
      * Whether the statement has top-level clauses that must come after a row window, or that make paging in SQL
      * unwise: {@code FOR UPDATE/SHARE/XML...}, MySQL {@code LOCK IN SHARE MODE}, {@code INTO} (outfile, variables),
      * and ClickHouse {@code SETTINGS} and {@code FORMAT}.
+     *
+     * @param family the connection's SQL family
      */
-    public boolean hasTrailingClauses() {
+    public boolean hasTrailingClauses(SqlDialectFamily family) {
         List<Tok> top = topLevel();
         for (int i = 1; i < top.size(); i++) {
             Tok t = top.get(i);
             if (t.is("FOR") || t.is("LOCK") || t.is("INTO")) {
                 return true;
             }
-            if (family == Family.CLICKHOUSE && (t.is("SETTINGS")
+            if (family == SqlDialectFamily.CLICKHOUSE && (t.is("SETTINGS")
                     || t.is("FORMAT") && !(i + 1 < top.size() && top.get(i + 1).isPunct('(')))) {
                 return true;
             }
@@ -301,90 +284,42 @@ public final class SqlTail {
 
     // ------------------------------------------------------------------------------------------------ lexing
 
-    public static SqlTail lex(String sql, Family family) {
-        boolean backslash = family == Family.MYSQL || family == Family.CLICKHOUSE;
-        boolean hashComments = family == Family.MYSQL || family == Family.CLICKHOUSE;
-        boolean nestedComments = family == Family.POSTGRES;
-        boolean dollarQuotes = family == Family.POSTGRES || family == Family.DUCKDB;
-        boolean brackets = family == Family.SQLITE || family == Family.GENERIC;
+    /**
+     * Reads a statement under the connection's lexical rules (the primary reading).
+     *
+     * @param sql the statement, with {@code ?} markers
+     * @param rules the connection's lexical rules
+     */
+    public static SqlTail lex(String sql, LexicalRules rules) {
+        List<SqlLexer.Token> lexed = SqlLexer.tokens(sql, rules);
         List<Tok> tokens = new ArrayList<>();
         int n = sql.length();
         int depth = 0;
         boolean unterminated = false;
         int params = 0;
+        int next = 0;
         int i = 0;
         while (i < n) {
-            char c = sql.charAt(i);
             int start = i;
+            if (next < lexed.size() && lexed.get(next).start() == i) {
+                SqlLexer.Token t = lexed.get(next++);
+                unterminated |= t.unterminated();
+                i = t.end();
+                tokens.add(switch (t.kind()) {
+                    case COMMENT -> new Tok(start, i, TokKind.COMMENT, depth, "");
+                    case STRING -> new Tok(start, i, TokKind.STRING, depth, "");
+                    case IDENTIFIER -> new Tok(start, i, TokKind.IDENT, depth, sql.substring(start, i));
+                });
+                continue;
+            }
+            int limit = next < lexed.size() ? lexed.get(next).start() : n;
+            char c = sql.charAt(i);
             if (Character.isWhitespace(c)) {
                 i++;
                 continue;
             }
-            if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-' || hashComments && c == '#') {
-                while (i < n && sql.charAt(i) != '\n' && sql.charAt(i) != '\r') {
-                    i++;
-                }
-                tokens.add(new Tok(start, i, TokKind.COMMENT, depth, ""));
-                continue;
-            }
-            if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int level = 1;
-                i += 2;
-                while (i < n && level > 0) {
-                    if (sql.startsWith("*/", i)) {
-                        level--;
-                        i += 2;
-                    } else if (nestedComments && sql.startsWith("/*", i)) {
-                        level++;
-                        i += 2;
-                    } else {
-                        i++;
-                    }
-                }
-                if (level > 0) {
-                    unterminated = true;
-                }
-                tokens.add(new Tok(start, i, TokKind.COMMENT, depth, ""));
-                continue;
-            }
-            if (c == '\'') {
-                boolean escapes = backslash || isEscapePrefix(sql, i);
-                i = skipQuoted(sql, i, '\'', escapes);
-                if (i < 0) {
-                    unterminated = true;
-                    i = n;
-                }
-                tokens.add(new Tok(start, i, TokKind.STRING, depth, ""));
-                continue;
-            }
-            if (c == '"' || c == '`' || brackets && c == '[') {
-                char close = c == '[' ? ']' : c;
-                i = skipQuoted(sql, i, close, backslash && c == '"');
-                if (i < 0) {
-                    unterminated = true;
-                    i = n;
-                }
-                tokens.add(new Tok(start, i, family == Family.MYSQL && c == '"' ? TokKind.STRING : TokKind.IDENT,
-                        depth, sql.substring(start, i)));
-                continue;
-            }
-            if (dollarQuotes && c == '$') {
-                int tagEnd = dollarTagEnd(sql, i);
-                if (tagEnd > 0) {
-                    String tag = sql.substring(i, tagEnd);
-                    int close = sql.indexOf(tag, tagEnd);
-                    if (close < 0) {
-                        unterminated = true;
-                        i = n;
-                    } else {
-                        i = close + tag.length();
-                    }
-                    tokens.add(new Tok(start, i, TokKind.STRING, depth, ""));
-                    continue;
-                }
-            }
             if (Character.isLetter(c) || c == '_') {
-                while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_'
+                while (i < limit && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_'
                         || sql.charAt(i) == '$')) {
                     i++;
                 }
@@ -392,8 +327,8 @@ public final class SqlTail {
                 tokens.add(new Tok(start, i, TokKind.WORD, depth, sql.substring(start, i)));
                 continue;
             }
-            if (c >= '0' && c <= '9' || c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1))) {
-                while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '.'
+            if (c >= '0' && c <= '9' || c == '.' && i + 1 < limit && Character.isDigit(sql.charAt(i + 1))) {
+                while (i < limit && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '.'
                         || (sql.charAt(i) == '+' || sql.charAt(i) == '-')
                         && (sql.charAt(i - 1) == 'e' || sql.charAt(i - 1) == 'E'))) {
                     i++;
@@ -445,55 +380,6 @@ public final class SqlTail {
             }
             end = t.end;
         }
-        return new SqlTail(sql, family, List.copyOf(folded), end, multiple, unterminated, params);
-    }
-
-    private static boolean isEscapePrefix(String sql, int quote) {
-        if (quote == 0) {
-            return false;
-        }
-        char p = sql.charAt(quote - 1);
-        if (p != 'E' && p != 'e') {
-            return false;
-        }
-        return quote < 2 || !(Character.isLetterOrDigit(sql.charAt(quote - 2)) || sql.charAt(quote - 2) == '_');
-    }
-
-    /** Index after the closing quote, or -1 when unterminated. Doubled quotes escape; backslashes when asked. */
-    private static int skipQuoted(String sql, int open, char close, boolean backslash) {
-        int n = sql.length();
-        int i = open + 1;
-        while (i < n) {
-            char c = sql.charAt(i);
-            if (backslash && c == '\\') {
-                i += 2;
-                continue;
-            }
-            if (c == close) {
-                if (close != ']' && i + 1 < n && sql.charAt(i + 1) == close) {
-                    i += 2;
-                    continue;
-                }
-                return i + 1;
-            }
-            i++;
-        }
-        return -1;
-    }
-
-    /** For {@code $tag$} or {@code $$} at {@code i}: the index after the opening tag; else -1. */
-    private static int dollarTagEnd(String sql, int i) {
-        int n = sql.length();
-        if (i > 0 && (Character.isLetterOrDigit(sql.charAt(i - 1)) || sql.charAt(i - 1) == '_')) {
-            return -1;
-        }
-        int j = i + 1;
-        if (j < n && Character.isDigit(sql.charAt(j))) {
-            return -1; // $1 positional parameter
-        }
-        while (j < n && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_')) {
-            j++;
-        }
-        return j < n && sql.charAt(j) == '$' ? j + 1 : -1;
+        return new SqlTail(sql, List.copyOf(folded), end, multiple, unterminated, params);
     }
 }

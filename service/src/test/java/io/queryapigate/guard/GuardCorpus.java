@@ -96,6 +96,10 @@ final class GuardCorpus {
             mysql      | ro | multiple_statements | SELECT 1 --x{nl}; DROP TABLE t
             mysql      | ro | multiple_statements | SELECT 1 #x{nl}; DROP TABLE t
             mysql      | ro | ok:read             | SELECT 1 # ; DROP TABLE t
+            # ... and reads the -- of --- from the second -: SELECT 2 - (comment) - 1, not a split
+            mysql      | ro | ok:read             | SELECT 2 --- ; DROP TABLE t{nl}- 1 AS x
+            mysql      | ro | multiple_statements | SELECT 1 ---x{nl}; DROP TABLE t
+            mysql      | ro t=t | table_not_allowed | SELECT a FROM t WHERE 1 --- '{nl}- 0 = 0 UNION SELECT secret FROM hidden -- '
             # a line comment ends at a carriage return too (the guard ends comments early rather than late)
             pg         | ro | multiple_statements | SELECT 1 -- x{cr}; DROP TABLE t
             # pgjdbc splits on ; itself and sends each piece: what it sees must agree

@@ -207,7 +207,7 @@ class MaskTraceTest {
     void quotedNamesAreCountedAsTheLexerReadsThem(String sql) {
         GuardResult r = GUARD.check(sql, options("pg", "mask"));
         assertThat(r.masks().masksByColumn()).anyMatch(s -> !s.isEmpty());
-        assertThat(MaskTrace.tokens(SqlLexer.scan(sql, SqlLexer.POSTGRES, true)))
+        assertThat(MaskTrace.tokens(SqlLexer.scan(sql, io.queryapigate.dialect.spi.LexicalRules.POSTGRES, true)))
                 .containsAnyElementsOf(Set.of("\"a\"\"b\"", "\"ssn\""));
     }
 }

@@ -372,7 +372,7 @@ class SqlGuardPropertiesTest {
     }
 
     private static boolean onlyComments(String s) {
-        return SqlLexer.scan(s, SqlLexer.POSTGRES, false).statements() == 0;
+        return SqlLexer.scan(s, io.queryapigate.dialect.spi.LexicalRules.POSTGRES, false).statements() == 0;
     }
 
     @Property(tries = 500)

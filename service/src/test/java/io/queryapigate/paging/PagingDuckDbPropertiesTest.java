@@ -2,6 +2,7 @@ package io.queryapigate.paging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queryapigate.sql.SqlDialectFamily;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -112,7 +113,7 @@ class PagingDuckDbPropertiesTest {
             @ForAll("pages") int page, @ForAll("sizes") int size) throws SQLException {
         List<Integer> own = run(stmt.sql(), stmt.params());
         PageRequest request = new PageRequest(page, size);
-        PagedSql paged = Paging.defaults().rewrite(stmt.sql(), request, "duckdb");
+        PagedSql paged = Paging.defaults().rewrite(stmt.sql(), request, SqlDialectFamily.DUCKDB);
         MODES_SEEN.add(paged.mode());
         List<Integer> rows = run(paged.sql(), stmt.params());
         if (paged.mode() == PagedSql.Mode.CLIENT) {
@@ -140,7 +141,7 @@ class PagingDuckDbPropertiesTest {
             @ForAll("sizes") int size) throws SQLException {
         List<Integer> own = run(stmt.sql(), stmt.params());
         PageRequest request = new PageRequest(page, size);
-        PagedSql paged = Paging.defaults().rewrite(stmt.sql(), request, "generic");
+        PagedSql paged = Paging.defaults().rewrite(stmt.sql(), request, SqlDialectFamily.GENERIC);
         assertThat(paged.mode()).isEqualTo(PagedSql.Mode.CLIENT);
         PagingTest.Collect target = new PagingTest.Collect();
         PageSink sink = paged.sink(target);

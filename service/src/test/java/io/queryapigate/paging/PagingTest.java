@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.dialect.spi.RowSink;
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.sql.SqlDialectFamily;
 import java.sql.JDBCType;
 import java.util.ArrayList;
 import java.util.List;
@@ -174,7 +175,7 @@ class PagingTest {
     @ParameterizedTest(name = "{0}: {1} (page {2} of {3})")
     @MethodSource("goldens")
     void goldenRewrites(String family, String sql, long page, int size, PagedSql.Mode mode, String expected) {
-        PagedSql r = PAGING.rewrite(sql, new PageRequest(page, size), family);
+        PagedSql r = PAGING.rewrite(sql, new PageRequest(page, size), SqlDialectFamily.of(family));
         assertThat(r.sql()).isEqualTo(expected);
         assertThat(r.mode()).isEqualTo(mode);
         assertThat(r.skip()).isEqualTo(mode == PagedSql.Mode.CLIENT ? (page - 1) * size : 0);
@@ -192,7 +193,7 @@ class PagingTest {
         "postgres|SELECT 1; SELECT 2", "postgres|''", "postgres|-- only a comment", "postgres|SELECT a INTO b FROM t",
         "postgres|WITH x AS (SELECT 1) DELETE FROM t", "generic|CALL p()", "postgres|SELECT 'unterminated"})
     void nonSelectStatementsAreNotPageable(String family, String sql) {
-        assertThatThrownBy(() -> PAGING.rewrite(sql, new PageRequest(1, 10), family))
+        assertThatThrownBy(() -> PAGING.rewrite(sql, new PageRequest(1, 10), SqlDialectFamily.of(family)))
                 .isInstanceOfSatisfying(ApiException.class, e -> {
                     assertThat(e.status()).isEqualTo(400);
                     assertThat(e.code()).isEqualTo("invalid_paging");
@@ -226,7 +227,7 @@ class PagingTest {
 
     @Test
     void sinkTrimsTheExtraRowAndReportsMore() {
-        PagedSql paged = PAGING.rewrite("SELECT n FROM t", new PageRequest(2, 3), "postgres");
+        PagedSql paged = PAGING.rewrite("SELECT n FROM t", new PageRequest(2, 3), SqlDialectFamily.POSTGRES);
         Collect target = new Collect();
         PageSink sink = paged.sink(target);
         push(sink, 4); // the database returns pageSize + 1 rows
@@ -244,7 +245,7 @@ class PagingTest {
 
     @Test
     void clientSideSinkSkipsAndCuts() {
-        PagedSql paged = PAGING.rewrite("SELECT n FROM t", new PageRequest(3, 4), "generic");
+        PagedSql paged = PAGING.rewrite("SELECT n FROM t", new PageRequest(3, 4), SqlDialectFamily.GENERIC);
         Collect target = new Collect();
         PageSink sink = paged.sink(target);
         push(sink, 100);

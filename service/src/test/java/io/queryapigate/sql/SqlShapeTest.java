@@ -1,5 +1,7 @@
 package io.queryapigate.sql;
 
+import io.queryapigate.dialect.spi.LexicalRules;
+
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.queryapigate.errors.ApiException;
@@ -8,7 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class SqlShapeTest {
     private static void check(String sql) {
-        SqlText t = SqlText.parse(sql, false);
+        SqlText t = SqlText.parse(sql, LexicalRules.POSTGRES);
         SqlShape.checkShape(t, 65_536);
     }
 
@@ -31,7 +33,7 @@ class SqlShapeTest {
     @org.junit.jupiter.api.Test
     void tooLongSqlIsRefused() {
         String sql = "SELECT '" + "x".repeat(70_000) + "'";
-        assertThatThrownBy(() -> SqlShape.checkShape(SqlText.parse(sql, false), 65_536))
+        assertThatThrownBy(() -> SqlShape.checkShape(SqlText.parse(sql, LexicalRules.POSTGRES), 65_536))
                 .isInstanceOfSatisfying(ApiException.class, e -> {
                     org.assertj.core.api.Assertions.assertThat(e.status()).isEqualTo(413);
                     org.assertj.core.api.Assertions.assertThat(e.code()).isEqualTo("sql_too_long");

@@ -33,14 +33,30 @@ public interface Dialect extends AutoCloseable {
     /**
      * The SQL family the service's guard parses this dialect's statements as: one of {@code postgres}, {@code
      * mysql}, {@code duckdb}, {@code trino}, {@code clickhouse}, {@code sqlite} or {@code generic}. It decides
-     * quoting and escaping rules, how statements split, and which functions count as reading files or changing
-     * session state. Third-party dialects close to one of these return it; others return {@code generic}, which
-     * is the strictest.
+     * the parser's options, which functions count as reading files or changing session state, the engine's
+     * catalogue schemas, how a page is written, and, unless {@link #lexicalRules()} says otherwise, the quoting and
+     * escaping rules and so how statements split. Third-party dialects close to one of these return it; others
+     * return {@code generic}, which is the strictest.
      *
      * @return the family name; {@code generic} by default
      */
     default String sqlFamily() {
         return "generic";
+    }
+
+    /**
+     * How this dialect's engine reads SQL text: which quotes make strings and which quote names, whether
+     * backslashes escape, which comments exist and whether they nest, how names compare, and the other readings
+     * its servers may use by version or setting. The service's guard, its {@code :name} marker parser and its
+     * paging all read statements with these rules, so a dialect whose engine reads text differently from its
+     * {@link #sqlFamily()} (or whose family is {@code generic}) gets a guard that follows its engine by
+     * overriding this. Must return the same rules every time.
+     *
+     * @return the rules; by default the built-in rules of {@link #sqlFamily()} ({@link LexicalRules#forFamily})
+     * @since SPI 1.1
+     */
+    default LexicalRules lexicalRules() {
+        return LexicalRules.forFamily(sqlFamily());
     }
 
     /**

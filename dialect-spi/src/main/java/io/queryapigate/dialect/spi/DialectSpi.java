@@ -8,8 +8,11 @@ package io.queryapigate.dialect.spi;
  * built for another major version instead of failing later with a linkage error.
  */
 public final class DialectSpi {
-    /** The SPI version, {@code major.minor}. Minor versions only add default methods and records' factory methods. */
-    public static final String VERSION = "1.0";
+    /**
+     * The SPI version, {@code major.minor}. Minor versions only add default methods, types and records' factory
+     * methods. 1.1 added {@link LexicalRules} and {@link Dialect#lexicalRules()}.
+     */
+    public static final String VERSION = "1.1";
 
     private DialectSpi() {}
 

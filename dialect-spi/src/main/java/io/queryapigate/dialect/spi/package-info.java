@@ -6,6 +6,11 @@
  * factories once with {@link java.util.ServiceLoader}, and asks a factory for one {@link
  * io.queryapigate.dialect.spi.Dialect} per connection that the operator's YAML declares with that factory's name.
  *
+ * <p>A dialect also tells the service how its engine's SQL reads, so that the service's SQL guard checks what the
+ * engine will run: {@link io.queryapigate.dialect.spi.Dialect#sqlFamily()} (parser options, function lists) and
+ * {@link io.queryapigate.dialect.spi.Dialect#lexicalRules()} (quotes, escapes, comments, name case; {@link
+ * io.queryapigate.dialect.spi.LexicalRules}).
+ *
  * <p>The package depends on the JDK alone. Every type here is either an interface whose later additions are
  * default methods, or an immutable record, so that a dialect compiled against an older SPI of the same major
  * version keeps working.
