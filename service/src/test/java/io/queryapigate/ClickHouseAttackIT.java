@@ -102,8 +102,7 @@ class ClickHouseAttackIT {
         assertThat(direct(attack.replace("FROM sec_people", "FROM " + DB + ".sec_people"))).contains(SECRET);
         for (String key : List.of("narrow", "reader", "masked")) {
             Reply r = sql(key, attack);
-            assertThat(r.status()).as(r.body()).isEqualTo(400);
-            assertThat(r.json().get("code").asText()).isEqualTo("sql_not_parseable");
+            r.assertRefused(400, "sql_not_parseable");
             assertThat(r.body()).doesNotContain(SECRET);
         }
         Reply masked = sql("masked", "SELECT name FROM sec_people /* /* */ UNION ALL SELECT ssn FROM sec_people -- */");

@@ -44,8 +44,7 @@ class FormatsAppIT {
         Reply xlsx = http.get("/q/film?film_id=1&format=xlsx", ADMIN);
         assertThat(xlsx.header("Content-Disposition")).contains("film.xlsx");
         Reply bad = http.get("/q/film?film_id=1&format=pdf", ADMIN);
-        assertThat(bad.status()).isEqualTo(400);
-        assertThat(bad.json().get("code").asText()).isEqualTo("invalid_format");
+        bad.assertRefused(400, "invalid_format");
         assertThat(bad.json().get("error").asText()).contains("csv").contains("parquet");
     }
 
@@ -64,8 +63,7 @@ class FormatsAppIT {
         assertThat(own.header("X-Has-More")).isEqualTo("false");
         for (String bad : new String[] {"?page=0", "?page_size=-1", "?page_size=100000", "?page=abc"}) {
             Reply r = sql(bad, "SELECT film_id FROM film");
-            assertThat(r.status()).as(bad).isEqualTo(400);
-            assertThat(r.json().get("code").asText()).isEqualTo("invalid_paging");
+            r.assertRefused(400, "invalid_paging");
         }
     }
 
@@ -81,8 +79,7 @@ class FormatsAppIT {
         assertThat(small.body().replace("\r\n", "\n")).isEqualTo("n\n0\n1\n2\n");
         assertThat(small.header("Content-Disposition")).contains("attachment");
         Reply json = sql("?stream=true&format=json", "SELECT 1");
-        assertThat(json.status()).isEqualTo(400);
-        assertThat(json.json().get("code").asText()).isEqualTo("invalid_stream");
+        json.assertRefused(400, "invalid_stream");
         Reply paged = sql("?stream=true&format=csv&page=1", "SELECT 1");
         assertThat(paged.json().get("code").asText()).isEqualTo("invalid_stream");
     }

@@ -47,8 +47,7 @@ class HttpEnginesAllowListIT {
     }
 
     private static void refused(Reply r) {
-        assertThat(r.status()).as(r.body()).isEqualTo(403);
-        assertThat(r.json().get("code").asText()).isEqualTo("table_not_allowed");
+        r.assertRefused(403, "table_not_allowed");
     }
 
     @Test

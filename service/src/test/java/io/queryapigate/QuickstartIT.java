@@ -63,20 +63,7 @@ class QuickstartIT {
         pb.environment().remove("QUERYAPIGATE_ADMIN_KEY");
         server = pb.start();
         http = new Http("http://127.0.0.1:" + port);
-        long deadline = System.currentTimeMillis() + 90_000;
-        while (true) {
-            try {
-                if (http.get("/health", null).status() == 200) {
-                    break;
-                }
-            } catch (RuntimeException notYet) {
-                // not listening yet
-            }
-            if (!server.isAlive() || System.currentTimeMillis() > deadline) {
-                throw new AssertionError("the server did not start:\n" + Files.readString(log));
-            }
-            Thread.sleep(200);
-        }
+        http.awaitHealth(server, log);
     }
 
     @AfterAll

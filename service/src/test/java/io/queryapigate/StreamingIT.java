@@ -58,20 +58,7 @@ class StreamingIT {
                 home.resolve("config.yml").toString())
                 .redirectErrorStream(true).redirectOutput(home.resolve("server.log").toFile()).start();
         Http http = new Http("http://127.0.0.1:" + port);
-        long deadline = System.currentTimeMillis() + 90_000;
-        while (true) {
-            try {
-                if (http.get("/health", null).status() == 200) {
-                    break;
-                }
-            } catch (RuntimeException notYet) {
-                // starting
-            }
-            if (!server.isAlive() || System.currentTimeMillis() > deadline) {
-                throw new AssertionError(Files.readString(home.resolve("server.log")));
-            }
-            Thread.sleep(200);
-        }
+        http.awaitHealth(server, home.resolve("server.log"));
     }
 
     @AfterAll

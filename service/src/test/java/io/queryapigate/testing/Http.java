@@ -30,6 +30,12 @@ public final class Http {
             }
         }
 
+        /** Asserts a refusal: the status (the body shown when it differs) and the envelope's code. */
+        public void assertRefused(int expectedStatus, String expectedCode) {
+            org.assertj.core.api.Assertions.assertThat(status).as(body).isEqualTo(expectedStatus);
+            org.assertj.core.api.Assertions.assertThat(json().get("code").asText()).as(body).isEqualTo(expectedCode);
+        }
+
         public String header(String name) {
             return raw.headers().firstValue(name).orElse(null);
         }
@@ -54,6 +60,27 @@ public final class Http {
             b.header("X-API-Key", key);
         }
         return b;
+    }
+
+    /**
+     * Waits (up to 90 s) until a server started as a process answers {@code /health}; fails with its log when it
+     * dies or does not come up.
+     */
+    public void awaitHealth(Process server, java.nio.file.Path log) throws IOException, InterruptedException {
+        long deadline = System.currentTimeMillis() + 90_000;
+        while (true) {
+            try {
+                if (get("/health", null).status() == 200) {
+                    return;
+                }
+            } catch (RuntimeException notYet) {
+                // not listening yet
+            }
+            if (!server.isAlive() || System.currentTimeMillis() > deadline) {
+                throw new AssertionError("the server did not start:\n" + java.nio.file.Files.readString(log));
+            }
+            Thread.sleep(200);
+        }
     }
 
     public Reply send(HttpRequest request) {

@@ -7,6 +7,7 @@ import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.dialect.spi.QueryRequest;
+import io.queryapigate.dialect.testkit.Outcome;
 import io.queryapigate.dialect.testkit.RecordingSink;
 import java.sql.Connection;
 import java.time.Duration;
@@ -192,8 +193,6 @@ class MariaDbSessionFingerprintTest {
 
     // ------------------------------------------------------------------ the cases
 
-    enum Outcome { OK, FAILS, TIMES_OUT, CANCELLED }
-
     /** One statement run before the fingerprint; the fingerprint is taken by a call of the same mode. */
     record Case(String name, AccessMode mode, String sql, Outcome outcome) {
         @Override
@@ -278,20 +277,8 @@ class MariaDbSessionFingerprintTest {
 
     private static void runCase(MySqlDialect d, Case c) throws Exception {
         QueryRequest request = request(c.mode(), c.sql());
-        switch (c.outcome()) {
-            case OK -> d.execute(request, new RecordingSink());
-            case FAILS -> assertThat(failure(d, request).error()).isIn(DialectError.SYNTAX, DialectError.CONSTRAINT,
-                    DialectError.INTERNAL);
-            case TIMES_OUT -> assertThat(failure(d, request.withTimeout(SHORT)).error()).isEqualTo(DialectError.TIMEOUT);
-            case CANCELLED -> {
-                RecordingSink sink = new RecordingSink();
-                Thread canceller = sink.cancelAfter(java.time.Duration.ofMillis(300));
-                DialectException e = catchThrowableOfType(DialectException.class, () -> d.execute(request, sink));
-                canceller.join(10_000);
-                assertThat(e).as("cancelled").isNotNull();
-                assertThat(e.error()).as(e.getMessage()).isEqualTo(DialectError.CANCELLED);
-            }
-        }
+        c.outcome().check(d, c.outcome() == Outcome.TIMES_OUT ? request.withTimeout(SHORT) : request,
+                Set.of(DialectError.SYNTAX, DialectError.CONSTRAINT, DialectError.INTERNAL));
     }
 
     // ------------------------------------------------------------------ the fix, directly

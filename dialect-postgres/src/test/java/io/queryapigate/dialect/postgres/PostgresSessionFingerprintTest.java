@@ -16,6 +16,7 @@ import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.dialect.spi.QueryRequest;
+import io.queryapigate.dialect.testkit.Outcome;
 import io.queryapigate.dialect.testkit.RecordingSink;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -145,8 +147,6 @@ class PostgresSessionFingerprintTest {
     }
 
     // ------------------------------------------------------------------ the cases
-
-    enum Outcome { OK, FAILS, TIMES_OUT, CANCELLED }
 
     /** One statement run before the fingerprint, and how long the session then idles in the pool. */
     record Case(String name, AccessMode mode, boolean streaming, String sql, Outcome outcome, Duration idle) {
@@ -288,20 +288,7 @@ class PostgresSessionFingerprintTest {
     }
 
     private static void runCase(PostgresDialect d, Case c) throws Exception {
-        QueryRequest request = c.request();
-        switch (c.outcome()) {
-            case OK -> run(d, request);
-            case FAILS -> assertThat(failure(d, request).error()).isEqualTo(DialectError.SYNTAX);
-            case TIMES_OUT -> assertThat(failure(d, request).error()).isEqualTo(DialectError.TIMEOUT);
-            case CANCELLED -> {
-                RecordingSink sink = new RecordingSink();
-                Thread canceller = sink.cancelAfter(java.time.Duration.ofMillis(300));
-                DialectException e = catchThrowableOfType(DialectException.class, () -> d.execute(request, sink));
-                canceller.join(10_000);
-                assertThat(e).as("cancelled").isNotNull();
-                assertThat(e.error()).as(e.getMessage()).isEqualTo(DialectError.CANCELLED);
-            }
-        }
+        c.outcome().check(d, c.request(), Set.of(DialectError.SYNTAX));
     }
 
     // ------------------------------------------------------------------ what the guard must refuse

@@ -78,6 +78,30 @@ public final class RecordingSink implements RowSink {
         });
     }
 
+    /**
+     * Runs a call that is cancelled from another thread {@code delay} after the dialect hands over its cancel
+     * callback, and returns how it failed (null when it did not).
+     *
+     * @param dialect the dialect
+     * @param request the call, slow enough to be cancelled
+     * @param delay how long the call runs before it is cancelled
+     * @return the failure, or null
+     * @throws InterruptedException when interrupted while waiting for the cancelling thread
+     */
+    public static io.queryapigate.dialect.spi.DialectException cancelled(io.queryapigate.dialect.spi.Dialect dialect,
+            io.queryapigate.dialect.spi.QueryRequest request, java.time.Duration delay) throws InterruptedException {
+        RecordingSink sink = new RecordingSink();
+        Thread canceller = sink.cancelAfter(delay);
+        io.queryapigate.dialect.spi.DialectException failure = null;
+        try {
+            dialect.execute(request, sink);
+        } catch (io.queryapigate.dialect.spi.DialectException e) {
+            failure = e;
+        }
+        canceller.join(10_000);
+        return failure;
+    }
+
     @Override
     public void onCancellable(Runnable cancel) {
         this.cancel.set(cancel);
