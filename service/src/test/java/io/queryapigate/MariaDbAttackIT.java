@@ -180,12 +180,8 @@ class MariaDbAttackIT {
 
     @Test
     void theDatabaseMessageIsShownToUnrestrictedCallersOnly() {
-        Reply reader = sql("reader", "SELECT ssn_typo FROM sec_people");
-        assertThat(reader.status()).isEqualTo(400);
-        assertThat(reader.body()).contains("ssn_typo");
-        Reply masked = sql("masked", "SELECT ssn_typo FROM sec_people");
-        masked.assertRefused(400, "query_invalid");
-        assertThat(masked.body()).doesNotContain("ssn_typo").contains("withheld");
+        String typo = "SELECT ssn_typo FROM sec_people";
+        Leaks.assertMessageWithheld(sql("reader", typo), sql("masked", typo), "ssn_typo");
         // MariaDB reports XPath errors as internal failures: nobody sees their text (it would echo the value)
         Reply xpath = sql("reader", "SELECT EXTRACTVALUE('<a/>', concat('/', ssn)) FROM sec_people");
         assertThat(xpath.status()).isEqualTo(500);
