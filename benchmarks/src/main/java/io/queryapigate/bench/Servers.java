@@ -16,6 +16,32 @@ final class Servers {
     private Servers() {}
 
     /** A running gateway with the six queries saved and a reader key. */
+    /**
+     * Saves and publishes the workload's queries on a gateway (either: the two share this API) and creates the
+     * key that may run them; returns its secret.
+     */
+    static String publish(String baseUrl, String adminKey, List<Workload.Query> queries)
+            throws IOException, InterruptedException {
+        for (Workload.Query q : queries) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("name", q.name());
+            body.put("sql", q.sql());
+            body.put("parameters", q.parameters());
+            body.put("connection_name", "bench");
+            body.put("description", q.description());
+            if (q.cacheTtl() > 0) {
+                body.put("cache_ttl", q.cacheTtl());
+            }
+            body.put("publish", true);
+            Http.require(Http.post(baseUrl + "/api/v1/queries", adminKey, body), 201);
+        }
+        Map<String, Object> key = new LinkedHashMap<>();
+        key.put("name", "reader");
+        key.put("queries", queries.stream().map(Workload.Query::name).toList());
+        JsonNode k = Http.require(Http.post(baseUrl + "/api/v1/api-keys", adminKey, key), 201).json();
+        return k.path("secret").asText();
+    }
+
     interface Server extends AutoCloseable {
         String label();
 
@@ -100,24 +126,7 @@ final class Servers {
                 throw new IllegalStateException("QueryAPIGate (" + o.label() + ") did not start:\n" + log);
             }
             described.put("startup_seconds", Tpcc.round3((System.nanoTime() - t0) / 1e9));
-            for (Workload.Query q : queries) {
-                Map<String, Object> body = new LinkedHashMap<>();
-                body.put("name", q.name());
-                body.put("sql", q.sql());
-                body.put("parameters", q.parameters());
-                body.put("connection_name", "bench");
-                body.put("description", q.description());
-                if (q.cacheTtl() > 0) {
-                    body.put("cache_ttl", q.cacheTtl());
-                }
-                body.put("publish", true);
-                Http.require(Http.post(baseUrl() + "/api/v1/queries", adminKey, body), 201);
-            }
-            Map<String, Object> key = new LinkedHashMap<>();
-            key.put("name", "reader");
-            key.put("queries", queries.stream().map(Workload.Query::name).toList());
-            JsonNode k = Http.require(Http.post(baseUrl() + "/api/v1/api-keys", adminKey, key), 201).json();
-            this.readerKey = k.path("secret").asText();
+            this.readerKey = publish(baseUrl(), adminKey, queries);
             described.put("gateway", "queryapigate-java");
             described.put("metadata_cache_ttl", o.metadataTtl());
             described.put("virtual_threads", o.virtualThreads());
@@ -288,24 +297,7 @@ final class Servers {
             conn.put("user", s.readerUser());
             conn.put("password", s.readerPassword());
             Http.require(Http.post(baseUrl() + "/api/v1/connections", adminKey, conn), 201);
-            for (Workload.Query q : queries) {
-                Map<String, Object> body = new LinkedHashMap<>();
-                body.put("name", q.name());
-                body.put("sql", q.sql());
-                body.put("parameters", q.parameters());
-                body.put("connection_name", "bench");
-                body.put("description", q.description());
-                if (q.cacheTtl() > 0) {
-                    body.put("cache_ttl", q.cacheTtl());
-                }
-                body.put("publish", true);
-                Http.require(Http.post(baseUrl() + "/api/v1/queries", adminKey, body), 201);
-            }
-            Map<String, Object> key = new LinkedHashMap<>();
-            key.put("name", "reader");
-            key.put("queries", queries.stream().map(Workload.Query::name).toList());
-            JsonNode k = Http.require(Http.post(baseUrl() + "/api/v1/api-keys", adminKey, key), 201).json();
-            this.readerKey = k.path("secret").asText();
+            this.readerKey = publish(baseUrl(), adminKey, queries);
             described.put("gateway", "queryapigate-python-0.43.0");
             described.put("threads", o.threads());
             described.put("metadata_cache_ttl", o.metadataCacheTtl());
