@@ -542,17 +542,10 @@ public abstract sealed class ClickHouseType {
         }
     }
 
-    private static final class ArrayType extends ClickHouseType {
-        private final ClickHouseType element;
-
-        ArrayType(String name, ClickHouseType element) {
+    /** Arrays, tuples and maps: read from their quoted text form. */
+    private abstract static sealed class CompositeType extends ClickHouseType {
+        CompositeType(String name) {
             super(name);
-            this.element = element;
-        }
-
-        @Override
-        public JDBCType jdbcType() {
-            return JDBCType.ARRAY;
         }
 
         @Override
@@ -566,6 +559,20 @@ public abstract sealed class ClickHouseType {
             Object v = fromQuoted(cursor);
             cursor.end();
             return v;
+        }
+    }
+
+    private static final class ArrayType extends CompositeType {
+        private final ClickHouseType element;
+
+        ArrayType(String name, ClickHouseType element) {
+            super(name);
+            this.element = element;
+        }
+
+        @Override
+        public JDBCType jdbcType() {
+            return JDBCType.ARRAY;
         }
 
         @Override
@@ -585,7 +592,7 @@ public abstract sealed class ClickHouseType {
         }
     }
 
-    private static final class TupleType extends ClickHouseType {
+    private static final class TupleType extends CompositeType {
         private final List<ClickHouseType> elements;
 
         TupleType(String name, List<ClickHouseType> elements) {
@@ -596,19 +603,6 @@ public abstract sealed class ClickHouseType {
         @Override
         public JDBCType jdbcType() {
             return JDBCType.STRUCT;
-        }
-
-        @Override
-        boolean composite() {
-            return true;
-        }
-
-        @Override
-        Object fromText(String text) {
-            QuotedCursor cursor = new QuotedCursor(text);
-            Object v = fromQuoted(cursor);
-            cursor.end();
-            return v;
         }
 
         @Override
@@ -629,7 +623,7 @@ public abstract sealed class ClickHouseType {
         }
     }
 
-    private static final class MapType extends ClickHouseType {
+    private static final class MapType extends CompositeType {
         private final ClickHouseType key;
         private final ClickHouseType value;
 
@@ -642,19 +636,6 @@ public abstract sealed class ClickHouseType {
         @Override
         public JDBCType jdbcType() {
             return JDBCType.JAVA_OBJECT;
-        }
-
-        @Override
-        boolean composite() {
-            return true;
-        }
-
-        @Override
-        Object fromText(String text) {
-            QuotedCursor cursor = new QuotedCursor(text);
-            Object v = fromQuoted(cursor);
-            cursor.end();
-            return v;
         }
 
         @Override
