@@ -38,6 +38,7 @@ import io.queryapigate.errors.ParamExceptionMapper;
 import io.queryapigate.errors.UnexpectedExceptionMapper;
 import io.queryapigate.errors.WebApplicationExceptionMapper;
 import io.queryapigate.http.RequestIdFilter;
+import io.queryapigate.metrics.AllocationGauge;
 import io.queryapigate.metrics.PrometheusServlet;
 import io.queryapigate.limits.Limits;
 import io.queryapigate.resources.ApiKeysResource;
@@ -147,6 +148,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
             environment.admin().addFilter("admin-auth", config.getAdminAuth().buildFilter())
                     .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
         }
+        AllocationGauge.register(environment.metrics());
         environment.admin().addServlet("prometheus", new PrometheusServlet(environment.metrics()))
                 .addMapping("/metrics");
         environment.admin().addServlet("metrics-json",
