@@ -41,11 +41,20 @@ final class Wrk {
 
     Result run(String baseUrl, Path urlFile, String key, int connections, int seconds, boolean count)
             throws IOException, InterruptedException {
+        return run(baseUrl, urlFile, key, connections, seconds, count ? "count" : "plain");
+    }
+
+    /**
+     * mode: "plain", "count" (statuses and X-Cache hits) or "series" (requests sent per wall-clock second, in the
+     * raw result's "series": epoch second to count).
+     */
+    Result run(String baseUrl, Path urlFile, String key, int connections, int seconds, String mode)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("sh", "-c",
                 "taskset -c \"$QAGB_CPUS\" wrk \"$@\"; rc=$?; read -r s < /proc/$$/stat; echo \"QAGB_SHSTAT $s\";"
                         + " exit $rc", "sh",
                 "-t1", "-c" + connections, "-d" + seconds + "s", "--timeout", "10s", "-s", script.toString(),
-                baseUrl, "--", urlFile.toString(), key, count ? "count" : "plain"));
+                baseUrl, "--", urlFile.toString(), key, mode));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("QAGB_CPUS", cpus);
         Process p = pb.start();
