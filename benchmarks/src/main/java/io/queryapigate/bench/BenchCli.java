@@ -3,6 +3,7 @@ package io.queryapigate.bench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +61,9 @@ public final class BenchCli {
         run.addArgument("--warmup").type(Integer.class).setDefault(2).help("seconds of warm-up before each cell");
         run.addArgument("--start-warmup").type(Integer.class).setDefault(6)
                 .help("seconds of warm-up after each gateway start, spread over its queries");
+        run.addArgument("--gateway-jvm-opts").setDefault("")
+                .help("JVM options added to every QueryAPIGate start, after config/jvm.options (as run.sh's"
+                        + " QAG_JAVA_OPTS), e.g. \"-XX:AOTCache=app.aot\"");
         run.addArgument("--out").help("results directory (default benchmarks/results/<date>)");
         run.addArgument("--jar").setDefault("service/target/queryapigate.jar").help("QueryAPIGate's fat jar");
         run.addArgument("--with-python").action(Arguments.storeTrue()).help("measure the Python original in --smoke too");
@@ -85,7 +89,7 @@ public final class BenchCli {
 
         Namespace ns;
         try {
-            ns = p.parseArgs(args);
+            ns = p.parseArgs(joinOptionValues(args, "--gateway-jvm-opts"));
         } catch (ArgumentParserException e) {
             p.handleError(e);
             System.exit(2);
@@ -97,6 +101,22 @@ public final class BenchCli {
             e.printStackTrace();
             System.exit(1);
         }
+    }
+
+    /**
+     * "--opt VALUE" as "--opt=VALUE" for options whose value starts with a dash (JVM options), which argparse4j
+     * would otherwise take for an option of its own.
+     */
+    static String[] joinOptionValues(String[] args, String option) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals(option) && i + 1 < args.length) {
+                out.add(option + "=" + args[++i]);
+            } else {
+                out.add(args[i]);
+            }
+        }
+        return out.toArray(String[]::new);
     }
 
     private static int dispatch(Namespace ns, String[] args) throws Exception {
@@ -181,6 +201,7 @@ public final class BenchCli {
                 ns.getString("db_cpus"), !smoke && !ns.getBoolean("no_pin_db"), smoke ? 100 : ns.getInt("count_calls"),
                 smoke ? 20_000 : ns.getInt("urls"), ns.getInt("pool_size"), pools,
                 "java -jar benchmarks/target/queryapigate-benchmarks.jar " + String.join(" ", args), repo);
+        GatewayJvm.configure(repo, ns.getString("gateway_jvm_opts"));
         if (!Files.exists(o.jar())) {
             throw new IllegalStateException(o.jar() + " is missing: ./mvnw -q -B -ntp -pl service -am package"
                     + " -DskipTests");

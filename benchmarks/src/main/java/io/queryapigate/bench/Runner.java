@@ -291,6 +291,7 @@ final class Runner {
         opts.put("single_duration_s", o.singleDuration());
         opts.put("warmup_s", o.warmup());
         opts.put("start_warmup_s", o.startWarmup());
+        opts.put("gateway_jvm_opts", GatewayJvm.extra());
         opts.put("callers", CALLERS);
         opts.put("pool_size", o.poolSize());
         opts.put("count_calls", o.countCalls());
@@ -299,6 +300,7 @@ final class Runner {
         opts.put("smoke", o.smoke());
         opts.put("thread_pools", o.threadPools());
         e.putPOJO("options", opts);
+        e.putPOJO("gateway_jvm_options", GatewayJvm.options());
         if (o.blocks().contains("python")) {
             e.put("python", pythonProblem == null ? PythonEnv.versions(o.venv()) : pythonProblem);
         }

@@ -115,8 +115,10 @@ final class Servers {
             this.adminPort = Procs.freePort();
             Path yml = dir.resolve("gateway.yml");
             Files.writeString(yml, yaml(s));
-            List<String> cmd = new ArrayList<>(List.of("taskset", "-c", o.cpus(), javaBin(), "-jar", jar.toString(),
-                    "server", yml.toString()));
+            // as scripts/run.sh starts it: the options of config/jvm.options (and --gateway-jvm-opts)
+            List<String> cmd = new ArrayList<>(List.of("taskset", "-c", o.cpus(), javaBin()));
+            cmd.addAll(GatewayJvm.options());
+            cmd.addAll(List.of("-jar", jar.toString(), "server", yml.toString()));
             this.process = new ProcessBuilder(dieWithUs(cmd)).directory(dir.toFile()).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("gateway.log").toFile()).start();
             long t0 = System.nanoTime();
@@ -133,6 +135,7 @@ final class Servers {
             described.put("request_threads", o.requestThreads());
             described.put("pool_size", o.poolSize());
             described.put("cpus", o.cpus());
+            described.put("jvm_options", GatewayJvm.options());
         }
 
         static String javaBin() {
