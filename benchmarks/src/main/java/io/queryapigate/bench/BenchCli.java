@@ -59,8 +59,18 @@ public final class BenchCli {
         run.addArgument("--duration").type(Integer.class).setDefault(10).help("seconds per throughput cell");
         run.addArgument("--single-duration").type(Integer.class).help("seconds per single-caller cell (default: --duration)");
         run.addArgument("--warmup").type(Integer.class).setDefault(2).help("seconds of warm-up before each cell");
-        run.addArgument("--start-warmup").type(Integer.class).setDefault(6)
-                .help("seconds of warm-up after each gateway start, spread over its queries");
+        run.addArgument("--start-warmup").type(Integer.class).setDefault(10)
+                .help("at least this many seconds of warm-up after each QueryAPIGate start (the mixed workload),"
+                        + " then until its throughput is stable; the Python original gets min(3, this)");
+        run.addArgument("--start-warmup-max").type(Integer.class).setDefault(120)
+                .help("stop warming a QueryAPIGate start after this many seconds, recorded as never stabilised");
+        run.addArgument("--stable-windows").type(Integer.class).setDefault(3)
+                .help("stable = this many consecutive warm-up windows (2 s each; 1 s in --smoke) within"
+                        + " --stable-tolerance of each other");
+        run.addArgument("--stable-tolerance").type(Double.class).setDefault(0.05)
+                .help("highest / lowest - 1 of the compared windows");
+        run.addArgument("--warmup-block-seconds").type(Integer.class).setDefault(60)
+                .help("seconds of load on the warmup block's fresh gateway (10 in --smoke)");
         run.addArgument("--gateway-jvm-opts").setDefault("")
                 .help("JVM options added to every QueryAPIGate start, after config/jvm.options (as run.sh's"
                         + " QAG_JAVA_OPTS), e.g. \"-XX:AOTCache=app.aot\"");
@@ -201,6 +211,9 @@ public final class BenchCli {
                 ns.getString("db_cpus"), !smoke && !ns.getBoolean("no_pin_db"), smoke ? 100 : ns.getInt("count_calls"),
                 smoke ? 20_000 : ns.getInt("urls"), ns.getInt("pool_size"), pools,
                 "java -jar benchmarks/target/queryapigate-benchmarks.jar " + String.join(" ", args), repo);
+        CostOptions cost = new CostOptions(smoke ? 5 : ns.getInt("start_warmup_max"), smoke ? 1 : 2,
+                ns.getInt("stable_windows"), ns.getDouble("stable_tolerance"),
+                smoke ? 10 : ns.getInt("warmup_block_seconds"));
         GatewayJvm.configure(repo, ns.getString("gateway_jvm_opts"));
         if (!Files.exists(o.jar())) {
             throw new IllegalStateException(o.jar() + " is missing: ./mvnw -q -B -ntp -pl service -am package"
@@ -210,7 +223,7 @@ public final class BenchCli {
         Path jsonl = out.resolve("results.jsonl");
         int errors;
         try (Results results = new Results(jsonl)) {
-            errors = new Runner(s, o, results).run();
+            errors = new Runner(s, o, cost, results).run();
         }
         if (!ns.getBoolean("no_report")) {
             writeReport(jsonl, null);

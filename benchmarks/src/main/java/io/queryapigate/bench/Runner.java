@@ -25,7 +25,8 @@ import java.util.stream.Stream;
 
 /** Runs the blocks, round by round (every block once per round, so the rounds interleave). */
 final class Runner {
-    static final List<String> BLOCKS = List.of("direct", "gateway", "counts", "threads", "skew", "network", "python");
+    static final List<String> BLOCKS = List.of("direct", "gateway", "counts", "threads", "skew", "network", "python",
+            "warmup");
     static final int CALLERS = 32;
     static final String PYTHON_SPEC = "queryapigate[server,mysql]==0.43.0";
 
@@ -37,6 +38,7 @@ final class Runner {
 
     private final BenchSettings s;
     private final Options o;
+    private final CostOptions cost;
     private final Results results;
     private final Path work;
     private final List<Workload.Query> queries;
@@ -53,9 +55,10 @@ final class Runner {
     /** Gateways stay up for the whole run once started and warmed (idle while another one is measured). */
     private final Map<String, Servers.Server> live = new LinkedHashMap<>();
 
-    Runner(BenchSettings s, Options o, Results results) throws IOException {
+    Runner(BenchSettings s, Options o, CostOptions cost, Results results) throws IOException {
         this.s = s;
         this.o = o;
+        this.cost = cost;
         this.results = results;
         this.work = Files.createTempDirectory("qagb-run-");
         this.queries = Workload.queries(s.prefix(), 1000);
@@ -101,6 +104,9 @@ final class Runner {
                 }
                 if (o.blocks().contains("python")) {
                     block("python", r, this::python);
+                }
+                if (o.blocks().contains("warmup")) {
+                    block("warmup", r, this::warmupBlock);
                 }
             }
         } finally {
@@ -245,6 +251,9 @@ final class Runner {
         }
         double once = javaStarts * (10 + o.startWarmup()) + (py ? 3 * 6 : 0);
         double per = cells * (o.duration() + o.warmup());
+        if (o.blocks().contains("warmup")) {
+            per += 10 + cost.warmupBlockSeconds();    // a fresh gateway each round
+        }
         System.err.printf("plan: %d Java gateway starts (once each) ~ %.1f min, then %d rounds x %d cells ~ %.1f min%n",
                 javaStarts, once / 60, o.rounds(), cells, per * o.rounds() / 60.0);
     }
@@ -291,6 +300,11 @@ final class Runner {
         opts.put("single_duration_s", o.singleDuration());
         opts.put("warmup_s", o.warmup());
         opts.put("start_warmup_s", o.startWarmup());
+        opts.put("start_warmup_max_s", cost.startWarmupMax());
+        opts.put("stable_window_s", cost.windowSeconds());
+        opts.put("stable_windows", cost.stableWindows());
+        opts.put("stable_tolerance", cost.tolerance());
+        opts.put("warmup_block_s", cost.warmupBlockSeconds());
         opts.put("gateway_jvm_opts", GatewayJvm.extra());
         opts.put("callers", CALLERS);
         opts.put("pool_size", o.poolSize());
@@ -489,6 +503,9 @@ final class Runner {
         if (o.blocks().contains("python") && pythonProblem == null) {
             peak = Math.max(peak, java + 8 + 2 + 1);
         }
+        if (o.blocks().contains("warmup")) {
+            peak = Math.max(peak, java + o.poolSize());
+        }
         return peak;
     }
 
@@ -522,12 +539,15 @@ final class Runner {
         live.put(label, g);
         describe(block, round, g);
         sanity(g, warmWith);
-        long t0 = System.nanoTime();
-        startWarmup(g, warmWith);
-        ObjectNode w = Results.line("warmup");
+        Path mixed = Warmup.writeMixedUrlFile(work, label, warmWith, draws.get("uniform"), Math.min(o.urls(), 20_000));
+        Warmup.Result warm = Warmup.untilStable(wrk, g, mixed, CALLERS, o.startWarmup(), cost);
+        ObjectNode w = warm.toJson(Results.line("warmup"), o.startWarmup(), cost);
         w.put("config", label);
-        w.put("seconds", Tpcc.round3((System.nanoTime() - t0) / 1e9));
+        w.put("block", block);
+        w.put("startup_s", ((Number) g.describe().getOrDefault("startup_seconds", -1)).doubleValue());
         results.write(w);
+        System.err.printf("   warm-up  %-22s %.0f s, %s%n", label, warm.seconds(), warm.stabilised() ? "stable"
+                : "never stabilised within " + cost.startWarmupMax() + " s");
         return g;
     }
 
@@ -640,6 +660,16 @@ final class Runner {
                 counts((Servers.JavaGateway) g, "5s", null);
             }
         }
+    }
+
+    // ---- the warmup block (per-call cost) ----------------------------------------------------------------------------
+
+    /** A fresh gateway each round, loaded with customer from its first request on (WarmupBlock). */
+    private void warmupBlock(int round) throws Exception {
+        Workload.Query q = Workload.byName(queries, "customer");
+        new WarmupBlock(results, wrk).run(round, () -> new Servers.JavaGateway(jar, work, new Servers.JavaOptions(
+                "warmup", "5s", true, null, s.readerUrl(), o.poolSize(), o.gatewayCpus()), s, List.of(q)),
+                urlFiles.get("customer/uniform"), CALLERS, cost.warmupBlockSeconds());
     }
 
     private void describe(String block, int round, Servers.Server g) {
