@@ -584,6 +584,7 @@ final class Runner {
             wrk.run(g.baseUrl(), urls, g.readerKey(), callers, o.warmup(), count);
         }
         Map<String, Long> st0 = dbStatus();
+        Memory.Probe mem = Memory.start(g);
         double g0 = g.cpuSeconds();
         double db0 = Procs.cpuSeconds(dbPid);
         long w0 = System.nanoTime();
@@ -618,6 +619,7 @@ final class Runner {
         // CPU over the whole window (wrk's start and exit included: the gateway idles then); cores = CPU / window
         cpu(c, gcpu, dbcpu, r.cpuSeconds(), window);
         c.put("gateway_rss_mib", g.rssMiB());
+        mem.finish(c, r.requests());
         c.put("questions_per_call", Tpcc.round3((st.get("Questions") - 1.0) / Math.max(1, r.requests())));
         c.putPOJO("db_status_delta", st);
         results.write(c);
