@@ -71,6 +71,9 @@ public final class BenchCli {
                 .help("highest / lowest - 1 of the compared windows");
         run.addArgument("--warmup-block-seconds").type(Integer.class).setDefault(60)
                 .help("seconds of load on the warmup block's fresh gateway (10 in --smoke)");
+        run.addArgument("--profile-seconds").type(Integer.class).setDefault(15)
+                .help("seconds of each async-profiler profile (CPU, allocations) of block 2's gateway after the last"
+                        + " round; 0: none (2 in --smoke)");
         run.addArgument("--gateway-jvm-opts").setDefault("")
                 .help("JVM options added to every QueryAPIGate start, after config/jvm.options (as run.sh's"
                         + " QAG_JAVA_OPTS), e.g. \"-XX:AOTCache=app.aot\"");
@@ -213,7 +216,7 @@ public final class BenchCli {
                 "java -jar benchmarks/target/queryapigate-benchmarks.jar " + String.join(" ", args), repo);
         CostOptions cost = new CostOptions(smoke ? 5 : ns.getInt("start_warmup_max"), smoke ? 1 : 2,
                 ns.getInt("stable_windows"), ns.getDouble("stable_tolerance"),
-                smoke ? 10 : ns.getInt("warmup_block_seconds"));
+                smoke ? 10 : ns.getInt("warmup_block_seconds"), smoke ? 2 : ns.getInt("profile_seconds"));
         GatewayJvm.configure(repo, ns.getString("gateway_jvm_opts"));
         if (!Files.exists(o.jar())) {
             throw new IllegalStateException(o.jar() + " is missing: ./mvnw -q -B -ntp -pl service -am package"

@@ -4,10 +4,10 @@ package io.queryapigate.bench;
  * The options of the per-call cost measurements (issue 14), next to {@link Runner.Options}: how a QueryAPIGate start
  * is warmed (at least {@code Options.startWarmup} seconds, then until {@code stableWindows} consecutive windows of
  * {@code windowSeconds} agree within {@code tolerance}, at most {@code startWarmupMax} seconds), how long the warmup
- * block loads its fresh gateway.
+ * block loads its fresh gateway, and how long each profile runs (0: no profiles).
  */
 record CostOptions(int startWarmupMax, int windowSeconds, int stableWindows, double tolerance,
-        int warmupBlockSeconds) {
+        int warmupBlockSeconds, int profileSeconds) {
 
     CostOptions {
         if (stableWindows < 2) {

@@ -109,6 +109,9 @@ final class Runner {
                     block("warmup", r, this::warmupBlock);
                 }
             }
+            if (o.blocks().contains("gateway") && cost.profileSeconds() > 0) {
+                block("profile", o.rounds(), this::profile);
+            }
         } finally {
             for (Servers.Server g : live.values()) {
                 if (g instanceof Servers.JavaGateway j) {
@@ -254,6 +257,9 @@ final class Runner {
         if (o.blocks().contains("warmup")) {
             per += 10 + cost.warmupBlockSeconds();    // a fresh gateway each round
         }
+        if (o.blocks().contains("gateway") && cost.profileSeconds() > 0) {
+            once += 2 * (cost.profileSeconds() + 3);   // the two profiles after the last round
+        }
         System.err.printf("plan: %d Java gateway starts (once each) ~ %.1f min, then %d rounds x %d cells ~ %.1f min%n",
                 javaStarts, once / 60, o.rounds(), cells, per * o.rounds() / 60.0);
     }
@@ -305,6 +311,7 @@ final class Runner {
         opts.put("stable_windows", cost.stableWindows());
         opts.put("stable_tolerance", cost.tolerance());
         opts.put("warmup_block_s", cost.warmupBlockSeconds());
+        opts.put("profile_s", cost.profileSeconds());
         opts.put("gateway_jvm_opts", GatewayJvm.extra());
         opts.put("callers", CALLERS);
         opts.put("pool_size", o.poolSize());
@@ -664,7 +671,7 @@ final class Runner {
         }
     }
 
-    // ---- the warmup block (per-call cost) ----------------------------------------------------------------------------
+    // ---- the warmup block, and the profiles (per-call cost) -------------------------------------------------------
 
     /** A fresh gateway each round, loaded with customer from its first request on (WarmupBlock). */
     private void warmupBlock(int round) throws Exception {
@@ -672,6 +679,23 @@ final class Runner {
         new WarmupBlock(results, wrk).run(round, () -> new Servers.JavaGateway(jar, work, new Servers.JavaOptions(
                 "warmup", "5s", true, null, s.readerUrl(), o.poolSize(), o.gatewayCpus()), s, List.of(q)),
                 urlFiles.get("customer/uniform"), CALLERS, cost.warmupBlockSeconds());
+    }
+
+    /** async-profiler on block 2's gateway after the last round, customer at 32 callers: CPU, then allocations. */
+    private void profile(int round) throws Exception {
+        if (!(live.get("main") instanceof Servers.JavaGateway g)) {
+            return;
+        }
+        Path urls = urlFiles.get("customer/uniform");
+        Profiler p = new Profiler(work, o.out());
+        for (String kind : List.of("cpu", "alloc")) {
+            ObjectNode n = p.profile(g, "customer", kind, secs -> wrk.run(g.baseUrl(), urls, g.readerKey(), CALLERS,
+                    secs, false), cost.profileSeconds());
+            n.put("round", round);
+            results.write(n);
+            System.err.printf("   profile  %-22s %-6s %s: %s%n", g.label(), kind, n.path("engine").asText(),
+                    n.path("buckets"));
+        }
     }
 
     private void describe(String block, int round, Servers.Server g) {
