@@ -55,6 +55,15 @@ final class Report {
         }
     }
 
+    /** Every line of the results file, in order (for the sections in other classes). */
+    List<JsonNode> lines() {
+        return lines;
+    }
+
+    JsonNode env() {
+        return env;
+    }
+
     // ---- statistics ------------------------------------------------------------------------------------------------
 
     /** Median with min-max over rounds. */
@@ -74,7 +83,7 @@ final class Report {
         }
     }
 
-    private List<JsonNode> select(String block, String config, String query, String dist, int callers) {
+    List<JsonNode> select(String block, String config, String query, String dist, int callers) {
         List<JsonNode> out = new ArrayList<>();
         for (JsonNode c : cells) {
             if (c.path("block").asText().equals(block) && (config == null || c.path("config").asText().equals(config))
@@ -87,7 +96,7 @@ final class Report {
         return out;
     }
 
-    private Stat stat(List<JsonNode> cs, ToDoubleFunction<JsonNode> f) {
+    Stat stat(List<JsonNode> cs, ToDoubleFunction<JsonNode> f) {
         List<Double> v = new ArrayList<>();
         for (JsonNode c : cs) {
             v.add(f.applyAsDouble(c));
@@ -104,7 +113,7 @@ final class Report {
     }
 
     /** f(a, b) per round present in both (rounds interleave, so a round's cells were measured close together). */
-    private Stat paired(List<JsonNode> a, List<JsonNode> b, java.util.function.BiFunction<JsonNode, JsonNode, Double> f) {
+    Stat paired(List<JsonNode> a, List<JsonNode> b, java.util.function.BiFunction<JsonNode, JsonNode, Double> f) {
         Map<Integer, JsonNode> ra = byRound(a), rb = byRound(b);
         List<Double> v = new ArrayList<>();
         ra.forEach((r, x) -> {
@@ -161,7 +170,7 @@ final class Report {
                 + (s.n() == 1 ? "" : String.format(Locale.ROOT, " (%.1f-%.1f%%)", s.min() * 100, s.max() * 100));
     }
 
-    private static void table(StringBuilder sb, List<String> header, List<List<String>> rows) {
+    static void table(StringBuilder sb, List<String> header, List<List<String>> rows) {
         sb.append("| ").append(String.join(" | ", header)).append(" |\n|");
         for (int i = 0; i < header.size(); i++) {
             sb.append(i == 0 ? "---|" : "---:|");
@@ -173,7 +182,7 @@ final class Report {
         sb.append('\n');
     }
 
-    private String skipReason(String block) {
+    String skipReason(String block) {
         for (JsonNode s : skipped) {
             if (s.path("block").asText().equals(block)) {
                 return s.path("reason").asText();
@@ -193,6 +202,7 @@ final class Report {
                 .append(env.path("clock_start").asText()).append(" to ")
                 .append(end == null ? "(unfinished)" : end.path("t").asText()).append(", from `")
                 .append(Path.of(source).toString().replaceFirst("^.*?benchmarks/", "benchmarks/")).append("`.\n\n");
+        Targets.table(sb, this);
         machine(sb);
         goals(sb, qs);
         direct(sb, qs);
@@ -205,6 +215,7 @@ final class Report {
         network(sb);
         cpu(sb);
         python(sb, qs);
+        CostReport.sections(sb, this);
         loads(sb);
         problems(sb);
         return sb.toString();
@@ -217,6 +228,10 @@ final class Report {
         rows.add(List.of("Memory", env.path("memory").asText()));
         rows.add(List.of("Kernel", env.path("kernel").asText()));
         rows.add(List.of("JDK (gateway and harness)", env.path("jdk").asText()));
+        if (env.has("gateway_jvm_options")) {
+            rows.add(List.of("Gateway JVM options", "`" + String.join(" ", Http.JSON.convertValue(
+                    env.path("gateway_jvm_options"), String[].class)) + "`"));
+        }
         rows.add(List.of("MariaDB", env.path("mariadb").asText() + ", buffer pool "
                 + env.path("mariadb_buffer_pool_mib").asText() + " MiB"));
         rows.add(List.of("Connector/J", env.path("connector_j").asText()));
@@ -240,8 +255,10 @@ final class Report {
         JsonNode op = env.path("options");
         rows.add(List.of("Method", op.path("rounds").asText() + " interleaved rounds; " + op.path("duration_s").asText()
                 + " s per throughput cell and " + op.path("single_duration_s").asText() + " s per single-caller cell, each after "
-                + op.path("warmup_s").asText() + " s of warm-up; " + op.path("start_warmup_s").asText()
-                + " s of warm-up after each gateway start; " + op.path("callers").asText()
+                + op.path("warmup_s").asText() + " s of warm-up; " + (op.has("stable_tolerance") ? "at least "
+                + op.path("start_warmup_s").asText() + " s of warm-up after each gateway start, then until stable"
+                + " (at most " + op.path("start_warmup_max_s").asText() + " s)" : op.path("start_warmup_s").asText()
+                + " s of warm-up after each gateway start") + "; " + op.path("callers").asText()
                 + " callers, closed loop; QueryAPIGate pool size " + op.path("pool_size").asText()));
         rows.add(List.of("Load average at the start", loadavg(env.path("loadavg"))
                 + (end == null ? "" : "; at the end " + loadavg(end.path("loadavg")))));
@@ -293,12 +310,12 @@ final class Report {
         boolean test(double v);
     }
 
-    private static String verdict(Stat s, Check c) {
+    static String verdict(Stat s, Check c) {
         return verdict(s, c, false);
     }
 
     /** yes when the median passes (with all: when every value passes); "range straddles" when only part does. */
-    private static String verdict(Stat s, Check c, boolean all) {
+    static String verdict(Stat s, Check c, boolean all) {
         if (!s.ok()) {
             return "-";
         }
@@ -315,7 +332,7 @@ final class Report {
         return med ? "yes (the range crosses the line)" : "no (the range crosses the line)";
     }
 
-    private Stat addedMs(String q) {
+    Stat addedMs(String q) {
         return paired(select("gateway", "main", q, "uniform", 1), select("direct", "jdbc", q, null, 1),
                 (g, d) -> g.path("p50_ms").asDouble() - d.path("p50_ms").asDouble());
     }
@@ -342,8 +359,7 @@ final class Report {
             rows.add(List.of(q, rate(stat(cs, c -> c.path("rps").asDouble())),
                     msr(stat(cs, c -> c.path("p50_ms").asDouble())), msr(stat(cs, c -> c.path("p99_ms").asDouble())),
                     num(stat(cs, c -> cores(c, "gateway")).median()),
-                    num(stat(cs, c -> c.path("cpu_s").path("gateway").asDouble() * 1e6
-                            / c.path("requests").asDouble()).median()),
+                    rate(stat(cs, CostReport::cpuMicrosPerCall)),
                     num(stat(cs, c -> cores(c, "db")).median()),
                     num(stat(cs, c -> c.path("questions_per_call").asDouble()).median())));
         }
@@ -562,7 +578,7 @@ final class Report {
                 .append(" connection, key and queries were created through its `/api/v1`.\n\n");
     }
 
-    private Stat perCoreRatio(String q) {
+    Stat perCoreRatio(String q) {
         return pyRatio(q, true);
     }
 
