@@ -42,9 +42,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * write arrives), each connection living in a chained transaction of its pool's access mode.
  *
  * <p>A read sends the statement (with its time limit inside it where the server allows) and then {@code ROLLBACK
- * AND CHAIN}: 2 round trips. After the release the server's status flags (sent with every reply, so free) must show
- * a read-only transaction, autocommit and the backslash-escape mode as at open; otherwise the connection is closed
- * instead of reused. See {@link MySqlSessionStrategy} for the plans and docs/dialects/mysql.md for what is proven.
+ * AND CHAIN}: 2 round trips, of which only the first is on the caller's path: the release is sent after the rows
+ * were read, from a thread of its own, while the caller's answer goes out. After the release the server's status
+ * flags (sent with every reply, so free) must show a read-only transaction, autocommit and the backslash-escape mode
+ * as at open; otherwise the connection is closed instead of reused; until then it stays out of the pool. See
+ * {@link MySqlSessionStrategy} for the plans and docs/dialects/mysql.md for what is proven.
  *
  * <p>Rows are always read as a Connector/J streaming result (fetch size {@code Integer.MIN_VALUE}): memory stays
  * flat whatever the result size, and reading stops at {@code maxRows}. Streaming costs no extra round trip because
@@ -58,8 +60,8 @@ public final class MySqlDialect implements Dialect {
     /** Rows skipped to finish a stopped streaming read before killing it instead. */
     static final int DRAIN_BUDGET = 10_000;
 
-    /** Headroom of the per-call socket timeout over the time limit and the cancel grace. */
-    private static final Duration NETWORK_TIMEOUT_HEADROOM = Duration.ofSeconds(10);
+    /** How long after the client's time limit a statement that a kill did not stop has its socket closed. */
+    static final Duration ABORT_AFTER = Duration.ofSeconds(10);
 
     /** URL properties refused because they weaken the session strategy or add round trips. */
     static final Set<String> FORBIDDEN_URL_PROPERTIES = Set.of(
@@ -87,6 +89,7 @@ public final class MySqlDialect implements Dialect {
     private volatile HikariPool writePool;
     private final AtomicReference<MySqlSessionStrategy> lastStrategy = new AtomicReference<>();
     private final String poolPrefix;
+    private final AtomicInteger pendingReleases = new AtomicInteger();
     private volatile boolean closed;
 
     /**
@@ -308,6 +311,7 @@ public final class MySqlDialect implements Dialect {
             throw errors.translate(e, DialectError.INTERNAL);
         }
         boolean reuse = false;
+        boolean handedOver = false;
         QueryKiller.Kill kill = killer.forThread(session.threadId());
         try {
             long left = deadline - System.nanoTime();
@@ -319,10 +323,16 @@ public final class MySqlDialect implements Dialect {
             MySqlSessionStrategy.Planned planned = session.strategy().planned(request.withTimeout(Duration.ofNanos(left)));
             Duration clientLimit = Duration.ofNanos(left)
                     .plus(planned.serverEnforcesLimit() ? config.clientCancelGrace() : Duration.ZERO);
-            setNetworkTimeout(session, clientLimit.plus(NETWORK_TIMEOUT_HEADROOM));
             QueryStats stats = run(connection, session, planned.plan(), request, sink, clientLimit, kill);
-            reuse = !kill.requested() && chainHeld(session, "statement")
-                    && release(connection, session, planned.plan().after());
+            if (!kill.requested() && chainHeld(session, "statement")) {
+                if (request.mode() == AccessMode.READ) {
+                    // the caller has its rows: the release need not delay its answer
+                    releaseLater(pool, connection, session, planned.plan().after(), kill);
+                    handedOver = true;
+                } else {
+                    reuse = release(connection, session, planned.plan().after());
+                }
+            }
             return stats;
         } catch (DialectException e) {
             if (!reuse && !kill.requested() && e.error() != DialectError.UNAVAILABLE) {
@@ -333,63 +343,130 @@ public final class MySqlDialect implements Dialect {
         } catch (RuntimeException e) {
             throw new DialectException(DialectError.INTERNAL, "unexpected failure: " + e, null, e);
         } finally {
-            session.markUsed();
-            if (reuse) {
-                closeQuietly(connection);
-            } else {
-                pool.evictConnection(connection);
+            if (!handedOver) {
+                giveBack(pool, connection, session, reuse);
             }
         }
     }
 
+    private static void giveBack(HikariPool pool, Connection connection, PooledSession session, boolean reuse) {
+        session.markUsed();
+        if (reuse) {
+            closeQuietly(connection);
+        } else {
+            pool.evictConnection(connection);
+        }
+    }
+
+    /**
+     * Sends a read's release ({@code ROLLBACK AND CHAIN}) from a virtual thread of its own, so that the caller's
+     * answer goes out while it travels: one round trip on the caller's path instead of two. The connection stays
+     * borrowed until the release has come back with status flags that pass {@link PooledSession#checkReusable()}, so
+     * no other call can get it before its session is read-only again; a release that fails closes it instead.
+     */
+    private void releaseLater(HikariPool pool, Connection connection, PooledSession session, List<String> after,
+            QueryKiller.Kill kill) {
+        pendingReleases.incrementAndGet();
+        try {
+            Thread.ofVirtual().name(poolPrefix + "-release").start(() -> {
+                boolean reuse = false;
+                try {
+                    reuse = release(connection, session, after) && !kill.requested();
+                } finally {
+                    giveBack(pool, connection, session, reuse);
+                    pendingReleases.decrementAndGet();
+                }
+            });
+        } catch (RuntimeException | OutOfMemoryError e) {
+            pendingReleases.decrementAndGet();
+            giveBack(pool, connection, session, release(connection, session, after));
+        }
+    }
+
+    /** Waits until every release sent by {@link #releaseLater} has given its connection back (tests, close). */
+    void awaitReleases(Duration timeout) {
+        long end = System.nanoTime() + saturatedNanos(timeout);
+        while (pendingReleases.get() > 0) {
+            if (System.nanoTime() - end >= 0) {
+                LOG.log(System.Logger.Level.WARNING, "mysql dialect: " + pendingReleases.get()
+                        + " release(s) still running after " + timeout);
+                return;
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Closes the socket under a session whose server does not answer; what is blocked on it fails at once. */
+    private static void abort(PooledSession session) {
+        try {
+            session.physical().abort(Runnable::run);
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "mysql dialect: aborting connection " + session.threadId()
+                    + " failed: " + e);
+        }
+    }
+
+    /**
+     * Runs the plan and reads the rows. The time limit covers all of it: at {@code clientLimit} it sends {@code KILL
+     * QUERY}, and if the statement is still running {@link #ABORT_AFTER} later (the server is unreachable, so the kill
+     * cannot arrive) it closes the socket. That is the only timeout on the socket's reads: a read timeout on a
+     * virtual thread arms and cancels a timer per read, which costs more than the read itself.
+     */
     private QueryStats run(Connection connection, PooledSession session, SessionPlan plan, QueryRequest request,
             RowSink sink, Duration clientLimit, QueryKiller.Kill kill) {
-        TimeLimit limit = null;
-        try {
-            for (String sql : plan.before()) {
-                try (Statement st = connection.createStatement()) {
-                    st.execute(sql);
-                }
+        long abortAt = System.nanoTime() + saturatedNanos(clientLimit.plus(ABORT_AFTER));
+        try (TimeLimit limit = TimeLimit.start(clientLimit, () -> {
+            kill.request();
+            if (System.nanoTime() - abortAt >= 0) {
+                abort(session);
             }
-            boolean read = request.mode() == AccessMode.READ;
-            try (PreparedStatement ps = connection.prepareStatement(
-                    plan.statement(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
-                ps.setFetchSize(Integer.MIN_VALUE); // Connector/J streaming result: row by row off the socket
-                binder.bindAll(ps, request.parameters());
-                limit = TimeLimit.start(clientLimit, kill::request);
-                sink.onCancellable(limit::cancel);
-                boolean hasResult = ps.execute();
-                QueryStats stats;
-                if (hasResult) {
-                    ResultSet rs = ps.getResultSet();
-                    QueryStats read0;
-                    try {
-                        read0 = reader.read(rs, sink, request.maxRows(), limit::stopped);
-                        if (!limit.stopped()) {
-                            finishOrKill(rs, kill);
-                        }
-                    } finally {
-                        closeResult(rs, kill);
+        })) {
+            try {
+                for (String sql : plan.before()) {
+                    try (Statement st = connection.createStatement()) {
+                        st.execute(sql);
                     }
-                    stats = read ? read0 : new QueryStats(read0.rows(), read0.rows(), read0.truncated());
-                } else {
-                    sink.columns(List.<ColumnInfo>of());
-                    long count = ps.getLargeUpdateCount();
-                    stats = read ? QueryStats.read(0, false) : new QueryStats(0, Math.max(count, 0), false);
                 }
+                boolean read = request.mode() == AccessMode.READ;
+                try (PreparedStatement ps = connection.prepareStatement(
+                        plan.statement(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+                    ps.setFetchSize(Integer.MIN_VALUE); // Connector/J streaming result: row by row off the socket
+                    binder.bindAll(ps, request.parameters());
+                    sink.onCancellable(limit::cancel);
+                    boolean hasResult = ps.execute();
+                    QueryStats stats;
+                    if (hasResult) {
+                        ResultSet rs = ps.getResultSet();
+                        QueryStats read0;
+                        try {
+                            read0 = reader.read(rs, sink, request.maxRows(), limit::stopped);
+                            if (!limit.stopped()) {
+                                finishOrKill(rs, kill);
+                            }
+                        } finally {
+                            closeResult(rs, kill);
+                        }
+                        stats = read ? read0 : new QueryStats(read0.rows(), read0.rows(), read0.truncated());
+                    } else {
+                        sink.columns(List.<ColumnInfo>of());
+                        long count = ps.getLargeUpdateCount();
+                        stats = read ? QueryStats.read(0, false) : new QueryStats(0, Math.max(count, 0), false);
+                    }
+                    if (limit.stopped()) {
+                        throw stopped(limit, null);
+                    }
+                    return stats;
+                }
+            } catch (SQLException e) {
                 if (limit.stopped()) {
-                    throw stopped(limit, null);
+                    throw stopped(limit, e);
                 }
-                return stats;
-            }
-        } catch (SQLException e) {
-            if (limit != null && limit.stopped()) {
-                throw stopped(limit, e);
-            }
-            throw errors.translate(e);
-        } finally {
-            if (limit != null) {
-                limit.close();
+                throw errors.translate(e);
             }
         }
     }
@@ -433,11 +510,18 @@ public final class MySqlDialect implements Dialect {
         return true;
     }
 
-    /** Sends the release statements; true when the connection may go back to the pool. */
-    private static boolean release(Connection connection, PooledSession session, List<String> after) {
-        try (Statement st = connection.createStatement()) {
+    /**
+     * Sends the release statements; true when the connection may go back to the pool. A server that does not answer
+     * within the connect timeout has the connection's socket closed (the socket itself has no read timeout).
+     */
+    private boolean release(Connection connection, PooledSession session, List<String> after) {
+        try (TimeLimit limit = TimeLimit.start(config.connectTimeout(), () -> abort(session));
+                Statement st = connection.createStatement()) {
             for (String sql : after) {
                 st.execute(sql);
+            }
+            if (limit.stopped()) {
+                return false;
             }
         } catch (SQLException e) {
             LOG.log(System.Logger.Level.DEBUG, "mysql dialect: release failed, closing the connection: " + e);
@@ -450,15 +534,6 @@ public final class MySqlDialect implements Dialect {
             return false;
         }
         return true;
-    }
-
-    private void setNetworkTimeout(PooledSession session, Duration timeout) {
-        try {
-            long ms = Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
-            session.physical().setNetworkTimeout(Runnable::run, (int) ms);
-        } catch (SQLException | ArithmeticException e) {
-            LOG.log(System.Logger.Level.DEBUG, "mysql dialect: setNetworkTimeout failed: " + e);
-        }
     }
 
     private Connection borrow(HikariPool pool, Duration timeout) {
@@ -518,6 +593,7 @@ public final class MySqlDialect implements Dialect {
             return;
         }
         closed = true;
+        awaitReleases(config.connectTimeout());
         shutdown(readPool);
         synchronized (writePoolLock) {
             if (writePool != null) {

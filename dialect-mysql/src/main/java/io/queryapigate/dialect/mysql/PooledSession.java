@@ -28,6 +28,11 @@ import java.util.Set;
  *       would end the chain and the next transaction would take the session default, which a stored function can
  *       change. Connector/J also caches these states and would skip calls it thinks redundant.
  *   <li>{@code beginRequest} and {@code endRequest} are no-ops.
+ *   <li>{@code setNetworkTimeout} runs on the calling thread, whatever executor it is given. HikariCP sets a timeout
+ *       around its validation and then restores the one the connection had (none: the dialect bounds a call with
+ *       its time limit instead); with a DataSource it does not recognise as MySQL's it hands both changes to a
+ *       thread of its own, and Connector/J applies each only once it holds the connection's lock, so the restore
+ *       could land after the next statement had started reading, with the validation's timeout on its socket.
  * </ul>
  */
 final class PooledSession implements InvocationHandler {
@@ -147,6 +152,10 @@ final class PooledSession implements InvocationHandler {
                 return valid;
             }
             case "beginRequest", "endRequest" -> {
+                return null;
+            }
+            case "setNetworkTimeout" -> {
+                physical.setNetworkTimeout(Runnable::run, (Integer) args[1]);
                 return null;
             }
             case "unwrap" -> {

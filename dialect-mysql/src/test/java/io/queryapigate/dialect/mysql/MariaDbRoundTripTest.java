@@ -61,6 +61,7 @@ class MariaDbRoundTripTest {
         for (int i = 0; i < warmUp; i++) {
             d.execute(lookup(i % 3 + 1), new RecordingSink());
         }
+        d.awaitReleases(Duration.ofSeconds(10));
         MySqlCountingSocketFactory.reset();
         for (int i = 0; i < calls; i++) {
             long start = System.nanoTime();
@@ -71,6 +72,7 @@ class MariaDbRoundTripTest {
             }
             assertThat(sink.rows()).hasSize(1);
         }
+        d.awaitReleases(Duration.ofSeconds(10)); // the last call's release travels after it returned
         return MySqlCountingSocketFactory.commands();
     }
 
@@ -122,6 +124,7 @@ class MariaDbRoundTripTest {
             Thread.sleep(800);
             MySqlCountingSocketFactory.reset();
             d.execute(lookup(1), new RecordingSink());
+            d.awaitReleases(Duration.ofSeconds(10));
             List<MySqlCommands.Command> commands = MySqlCountingSocketFactory.commands();
             assertThat(commands).hasSize(3);
             assertThat(commands.get(0).isPing()).as("COM_PING first: %s", commands).isTrue();
@@ -132,6 +135,7 @@ class MariaDbRoundTripTest {
             Thread.sleep(800);
             MySqlCountingSocketFactory.reset();
             d.execute(lookup(1), new RecordingSink());
+            d.awaitReleases(Duration.ofSeconds(10));
             assertThat(MySqlCountingSocketFactory.commands()).hasSize(2).noneMatch(MySqlCommands.Command::isPing);
         }
     }
@@ -140,6 +144,7 @@ class MariaDbRoundTripTest {
     void openingAConnectionCostsThreeStatements() {
         try (MySqlDialect d = TestingMariaDb.dialect(DB, COUNTING, Map.of(), 1)) {
             d.execute(lookup(1), new RecordingSink());
+            d.awaitReleases(Duration.ofSeconds(10));
             List<String> sql = new ArrayList<>();
             for (MySqlCommands.Command c : MySqlCountingSocketFactory.commands()) {
                 if (c.isQuery()) {
