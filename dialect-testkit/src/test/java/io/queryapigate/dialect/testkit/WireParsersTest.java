@@ -102,4 +102,67 @@ class WireParsersTest {
             assertThat(after.messages('E')).isZero();
         }
     }
+
+    private static byte[] pgClientMessage(char type, byte[] body) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(type);
+        int length = body.length + 4;
+        out.write(length >>> 24);
+        out.write(length >>> 16 & 0xff);
+        out.write(length >>> 8 & 0xff);
+        out.write(length & 0xff);
+        out.writeBytes(body);
+        return out.toByteArray();
+    }
+
+    private static byte[] cstrings(String... strings) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (String s : strings) {
+            out.writeBytes(s.getBytes(StandardCharsets.UTF_8));
+            out.write(0);
+        }
+        out.writeBytes(new byte[] {0, 0}); // e.g. Parse's parameter type count
+        return out.toByteArray();
+    }
+
+    private static byte[] startupPacket(int code, byte[] rest) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int length = 8 + rest.length;
+        out.write(length >>> 24);
+        out.write(length >>> 16 & 0xff);
+        out.write(length >>> 8 & 0xff);
+        out.write(length & 0xff);
+        out.write(code >>> 24);
+        out.write(code >>> 16 & 0xff);
+        out.write(code >>> 8 & 0xff);
+        out.write(code & 0xff);
+        out.writeBytes(rest);
+        return out.toByteArray();
+    }
+
+    @Test
+    void postgresClientMessagesAfterTheStartupPackets() {
+        ByteArrayOutputStream stream = new ByteArrayOutputStream();
+        stream.writeBytes(startupPacket(80877103, new byte[0])); // SSLRequest (refused by the server: 'N')
+        // StartupMessage, protocol 3.0; its parameters hold bytes that look like message types
+        stream.writeBytes(startupPacket(196608, cstrings("user", "SQS", "database", "test")));
+        stream.writeBytes(pgClientMessage('p', cstrings("secret"))); // PasswordMessage
+        stream.writeBytes(pgClientMessage('P', cstrings("", "SELECT 1")));
+        stream.writeBytes(pgClientMessage('B', cstrings("", "")));
+        stream.writeBytes(pgClientMessage('E', new byte[] {0, 0, 0, 0, 0}));
+        stream.writeBytes(pgClientMessage('S', new byte[0]));
+        stream.writeBytes(pgClientMessage('Q', cstrings("x".repeat(10_000))));
+        stream.writeBytes(pgClientMessage('X', new byte[0]));
+        for (int size : new int[] {1, 3, 7, 1000, 100_000}) {
+            List<PostgresMessages.Message> seen = new ArrayList<>();
+            feed(PostgresMessages.fromClient(seen::add), stream.toByteArray(), size);
+            assertThat(seen).as("chunks of %d", size).extracting(m -> (char) m.type())
+                    .containsExactly('p', 'P', 'B', 'E', 'S', 'Q', 'X');
+            assertThat(seen.get(1).cstring(0)).isEmpty();
+            assertThat(seen.get(1).cstring(seen.get(1).after(0))).isEqualTo("SELECT 1");
+            assertThat(seen).filteredOn(PostgresMessages.Message::waitsForAnswer).extracting(m -> (char) m.type())
+                    .containsExactly('S', 'Q');
+            assertThat(seen.get(5).body()).as("a long body is kept up to 4 KiB").hasSize(4096);
+        }
+    }
 }
