@@ -39,15 +39,30 @@ public final class BenchCli {
         p.addArgument("--reader-user").setDefault("qag_bench_ro").help("the read-only user the gateways connect as");
         p.addArgument("--reader-password").setDefault("qag-bench-read-only");
         p.addArgument("--repo").setDefault(".").help("the repository root (paths below are relative to it)");
+        p.addArgument("--pg-host").setDefault("127.0.0.1").help("PostgreSQL host (loopback only)");
+        p.addArgument("--pg-port").type(Integer.class).setDefault(5432);
+        p.addArgument("--pg-admin-user").setDefault("test")
+                .help("a PostgreSQL role that may create databases and roles");
+        p.addArgument("--pg-admin-password").setDefault("test");
+        p.addArgument("--pg-admin-database").setDefault("test").help("where CREATE and DROP DATABASE are issued");
+        p.addArgument("--pg-database")
+                .help("the PostgreSQL database (default: the prefix without its trailing '_', e.g. qag_bench)");
         Subparsers subs = p.addSubparsers().dest("command");
 
         Subparser setup = subs.addParser("setup").help("create and load the six databases and the read-only user");
-        setup.addArgument("--warehouses").type(Integer.class).setDefault(2);
+        setup.addArgument("--warehouses").type(Integer.class)
+                .help("default 2; with --postgres-only, as many as MariaDB holds");
         setup.addArgument("--load-threads").type(Integer.class).setDefault(3).help("parallel loader connections");
         setup.addArgument("--keep-buffer-pool").action(Arguments.storeTrue())
                 .help("don't raise InnoDB's buffer pool when the data does not fit (by default it is raised to"
                         + " 2.5x the data, and teardown restores it)");
         setup.addArgument("--no-wrk").action(Arguments.storeTrue()).help("don't install wrk when it is missing");
+        setup.addArgument("--no-postgres").action(Arguments.storeTrue())
+                .help("don't load the PostgreSQL copy (the postgres block and the network block's PostgreSQL rows"
+                        + " are then skipped)");
+        setup.addArgument("--postgres-only").action(Arguments.storeTrue())
+                .help("load only the PostgreSQL copy, next to MariaDB data already loaded (same warehouses unless"
+                        + " --warehouses is given)");
 
         Subparser run = subs.addParser("run").help("run the blocks, round by round");
         run.addArgument("--smoke").action(Arguments.storeTrue())
@@ -92,13 +107,17 @@ public final class BenchCli {
                 .help("QueryAPIGate's connection poolSize (8, the default; platform pools of N threads get at most"
                         + " N + 2)");
         run.addArgument("--thread-pools").setDefault("1,2,4,8,32").help("request threads of the platform pools");
+        run.addArgument("--network-delay-us").type(Integer.class).setDefault(250)
+                .help("the network block's delay each way, in microseconds (a round trip costs at least twice it)");
         run.addArgument("--no-report").action(Arguments.storeTrue());
 
         Subparser report = subs.addParser("report").help("Markdown tables from results.jsonl");
         report.addArgument("--results").help("a results directory or results.jsonl (default: the newest)");
         report.addArgument("--docs").help("also regenerate the tables in this file (docs/PERFORMANCE.md)");
 
-        subs.addParser("teardown").help("drop the six databases and the read-only user");
+        Subparser teardown = subs.addParser("teardown")
+                .help("drop the six databases and the read-only user, and the PostgreSQL database and role");
+        teardown.addArgument("--no-postgres").action(Arguments.storeTrue()).help("leave PostgreSQL alone");
 
         Namespace ns;
         try {
@@ -138,19 +157,35 @@ public final class BenchCli {
         if (!List.of("127.0.0.1", "localhost", "::1").contains(s.host())) {
             throw new IllegalArgumentException("--mysql-host: loopback only (127.0.0.1), not " + s.host());
         }
+        PgSettings pg = PgSettings.from(ns, s);
+        if (!List.of("127.0.0.1", "localhost", "::1").contains(pg.host())) {
+            throw new IllegalArgumentException("--pg-host: loopback only (127.0.0.1), not " + pg.host());
+        }
         switch (ns.getString("command")) {
             case "setup" -> {
                 if (!ns.getBoolean("no_wrk")) {
                     System.err.println(Wrk.ensureInstalled());
                 }
                 Tpcc t = new Tpcc(s);
-                Map<String, Object> info = t.setup(ns.getInt("warehouses"));
-                @SuppressWarnings("unchecked")
-                long bytes = ((Number) ((Map<String, Object>) info.get("tables")).get("total_bytes")).longValue();
-                if (!ns.getBoolean("keep_buffer_pool")) {
-                    info.putAll(t.fitBufferPool(bytes, stateFile()));
+                Map<String, Object> info = new java.util.LinkedHashMap<>();
+                Integer asked = ns.getInt("warehouses");
+                int warehouses = asked != null ? asked : ns.getBoolean("postgres_only") ? t.warehouses() : 2;
+                if (ns.getBoolean("postgres_only")) {
+                    if (warehouses == 0) {
+                        throw new IllegalStateException("--postgres-only: no MariaDB data to match; run setup");
+                    }
+                } else {
+                    info = t.setup(warehouses);
+                    @SuppressWarnings("unchecked")
+                    long bytes = ((Number) ((Map<String, Object>) info.get("tables")).get("total_bytes")).longValue();
+                    if (!ns.getBoolean("keep_buffer_pool")) {
+                        info.putAll(t.fitBufferPool(bytes, stateFile()));
+                    }
+                    t.warm();
                 }
-                t.warm();
+                if (!ns.getBoolean("no_postgres")) {
+                    info.put("postgres", new PgData(pg, s).setup(warehouses, s.loadThreads()));
+                }
                 System.out.println(Http.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(info));
                 return 0;
             }
@@ -160,6 +195,11 @@ public final class BenchCli {
                 System.err.println(t.restoreBufferPool(stateFile()));
                 System.err.println("dropped " + Tpcc.SERVICES.stream().map(x -> s.prefix() + x).toList() + " and "
                         + s.readerUser());
+                if (!ns.getBoolean("no_postgres")) {
+                    new PgData(pg, s).teardown();
+                    System.err.println("dropped the PostgreSQL database " + pg.database() + " and the role "
+                            + pg.readerUser());
+                }
                 return 0;
             }
             case "report" -> {
@@ -172,7 +212,7 @@ public final class BenchCli {
                 return 0;
             }
             case "run" -> {
-                return run(ns, s, repo, args);
+                return run(ns, s, pg, repo, args);
             }
             default -> throw new IllegalStateException(ns.getString("command"));
         }
@@ -193,7 +233,7 @@ public final class BenchCli {
         }
     }
 
-    private static int run(Namespace ns, BenchSettings s, Path repo, String[] args) throws Exception {
+    private static int run(Namespace ns, BenchSettings s, PgSettings pg, Path repo, String[] args) throws Exception {
         boolean smoke = ns.getBoolean("smoke");
         int duration = smoke ? 2 : ns.getInt("duration");
         Integer single = ns.getInt("single_duration");
@@ -213,7 +253,8 @@ public final class BenchCli {
                 // the smoke proves the code paths, it doesn't time anything: it leaves the shared server's affinity alone
                 ns.getString("db_cpus"), !smoke && !ns.getBoolean("no_pin_db"), smoke ? 100 : ns.getInt("count_calls"),
                 smoke ? 20_000 : ns.getInt("urls"), ns.getInt("pool_size"), pools,
-                "java -jar benchmarks/target/queryapigate-benchmarks.jar " + String.join(" ", args), repo);
+                "java -jar benchmarks/target/queryapigate-benchmarks.jar " + String.join(" ", args), repo,
+                ns.getInt("network_delay_us"));
         CostOptions cost = new CostOptions(smoke ? 5 : ns.getInt("start_warmup_max"), smoke ? 1 : 2,
                 ns.getInt("stable_windows"), ns.getDouble("stable_tolerance"),
                 smoke ? 10 : ns.getInt("warmup_block_seconds"), smoke ? 2 : ns.getInt("profile_seconds"));
@@ -226,7 +267,7 @@ public final class BenchCli {
         Path jsonl = out.resolve("results.jsonl");
         int errors;
         try (Results results = new Results(jsonl)) {
-            errors = new Runner(s, o, cost, results).run();
+            errors = new Runner(s, pg, o, cost, results).run();
         }
         if (!ns.getBoolean("no_report")) {
             writeReport(jsonl, null);

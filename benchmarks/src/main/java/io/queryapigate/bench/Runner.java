@@ -34,9 +34,10 @@ final class Runner {
     record Options(int rounds, int duration, int singleDuration, int warmup, int startWarmup, Set<String> blocks,
             boolean smoke, boolean withPython, Path out, Path jar, Path venv, String gatewayCpus, String loadCpus,
             String dbCpus, boolean pinDb, int countCalls, int urls, int poolSize, List<Integer> threadPools,
-            String commandLine, Path repo) {}
+            String commandLine, Path repo, int networkDelayUs) {}
 
     private final BenchSettings s;
+    private final PgSettings pg;
     private final Options o;
     private final CostOptions cost;
     private final Results results;
@@ -55,8 +56,9 @@ final class Runner {
     /** Gateways stay up for the whole run once started and warmed (idle while another one is measured). */
     private final Map<String, Servers.Server> live = new LinkedHashMap<>();
 
-    Runner(BenchSettings s, Options o, CostOptions cost, Results results) throws IOException {
+    Runner(BenchSettings s, PgSettings pg, Options o, CostOptions cost, Results results) throws IOException {
         this.s = s;
+        this.pg = pg;
         this.o = o;
         this.cost = cost;
         this.results = results;

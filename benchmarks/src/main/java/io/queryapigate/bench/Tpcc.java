@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -103,32 +104,9 @@ final class Tpcc {
                 st.execute(sql);
             }
         }
-        List<Loader> loaders = new ArrayList<>();
-        loaders.add(new Loader("item", () -> loadItems()));
-        for (int w = 1; w <= warehouses; w++) {
-            int ww = w;
-            loaders.add(new Loader("warehouse+district w" + w, () -> loadWarehouse(ww)));
-            loaders.add(new Loader("stock w" + w, () -> loadStock(ww)));
-            for (int d = 1; d <= DISTRICTS; d++) {
-                int dd = d;
-                loaders.add(new Loader("customer+history w" + w + " d" + d, () -> loadCustomers(ww, dd)));
-                loaders.add(new Loader("orders w" + w + " d" + d, () -> loadOrders(ww, dd)));
-            }
-        }
-        ExecutorService pool = Executors.newFixedThreadPool(s.loadThreads());
-        try {
-            List<Future<Long>> fs = new ArrayList<>();
-            for (Loader l : loaders) {
-                fs.add(pool.submit(l.body::call));
-            }
-            long rows = 0;
-            for (Future<Long> f : fs) {
-                rows += f.get();
-            }
-            info.put("rows_inserted", rows);
-        } finally {
-            pool.shutdownNow();
-        }
+        Sinks batches = (service, table, columns, batch) -> new Batch(insert(db(service) + "." + table, columns),
+                batch);
+        info.put("rows_inserted", load(loaders(warehouses, batches), s.loadThreads()));
         long loaded = System.nanoTime();
         try (Connection c = s.adminConnection(); Statement st = c.createStatement()) {
             for (String[] t : tables()) {
@@ -211,6 +189,17 @@ final class Tpcc {
         }
     }
 
+    /** Warehouses loaded in MariaDB, 0 when there are none. */
+    int warehouses() {
+        try (Connection c = s.adminConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + db("org") + ".warehouse")) {
+            rs.next();
+            return rs.getInt(1);
+        } catch (SQLException e) {
+            return 0;
+        }
+    }
+
     void teardown() throws SQLException {
         try (Connection c = s.adminConnection(); Statement st = c.createStatement()) {
             for (String svc : SERVICES) {
@@ -224,7 +213,62 @@ final class Tpcc {
 
     // ---- generators ---------------------------------------------------------------------------------------------
 
-    private record Loader(String name, java.util.concurrent.Callable<Long> body) {}
+    /** Where one loader's rows go, table by table (MariaDB: batched INSERTs; PostgreSQL: COPY, see PgData). */
+    interface RowSink extends AutoCloseable {
+        /** One row, its values in the table's column order (Integer, Double, String, Timestamp or null). */
+        void add(Object... values) throws SQLException;
+
+        long rows();
+
+        @Override
+        void close() throws SQLException;
+    }
+
+    /** Opens a sink for a table of a service; batch is how many rows to send at once, a hint. */
+    interface Sinks {
+        RowSink open(String service, String table, int columns, int batch) throws SQLException;
+    }
+
+    /** One unit of loading work: a name (for errors) and the rows it wrote. */
+    record Loader(String name, Callable<Long> body) {}
+
+    /**
+     * The loaders of W warehouses. Every loader draws from seeds of its own, so the rows are the same whatever the
+     * order, the parallelism and the database they go to.
+     */
+    static List<Loader> loaders(int warehouses, Sinks sinks) {
+        List<Loader> loaders = new ArrayList<>();
+        loaders.add(new Loader("item", () -> loadItems(sinks)));
+        for (int w = 1; w <= warehouses; w++) {
+            int ww = w;
+            loaders.add(new Loader("warehouse+district w" + w, () -> loadWarehouse(sinks, ww)));
+            loaders.add(new Loader("stock w" + w, () -> loadStock(sinks, ww)));
+            for (int d = 1; d <= DISTRICTS; d++) {
+                int dd = d;
+                loaders.add(new Loader("customer+history w" + w + " d" + d, () -> loadCustomers(sinks, ww, dd)));
+                loaders.add(new Loader("orders w" + w + " d" + d, () -> loadOrders(sinks, ww, dd)));
+            }
+        }
+        return loaders;
+    }
+
+    /** Runs the loaders on this many threads; returns the rows written. */
+    static long load(List<Loader> loaders, int threads) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<Long>> fs = new ArrayList<>();
+            for (Loader l : loaders) {
+                fs.add(pool.submit(l.body()::call));
+            }
+            long rows = 0;
+            for (Future<Long> f : fs) {
+                rows += f.get();
+            }
+            return rows;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 
     private static SplittableRandom rng(String table, int w, int d) {
         return new SplittableRandom(SEED * 1_000_003L + table.hashCode() * 31L + w * 1009L + d);
@@ -278,7 +322,7 @@ final class Tpcc {
         return (minCents + r.nextInt(maxCents - minCents + 1)) / 100.0;
     }
 
-    private final class Batch implements AutoCloseable {
+    private final class Batch implements RowSink {
         final Connection c;
         final PreparedStatement ps;
         final int size;
@@ -295,7 +339,8 @@ final class Tpcc {
             this.size = size;
         }
 
-        void add(Object... values) throws SQLException {
+        @Override
+        public void add(Object... values) throws SQLException {
             for (int i = 0; i < values.length; i++) {
                 ps.setObject(i + 1, values[i]);
             }
@@ -305,6 +350,11 @@ final class Tpcc {
                 ps.executeBatch();
                 pending = 0;
             }
+        }
+
+        @Override
+        public long rows() {
+            return rows;
         }
 
         @Override
@@ -326,69 +376,69 @@ final class Tpcc {
         return sb.append(')').toString();
     }
 
-    private long loadItems() throws SQLException {
+    private static long loadItems(Sinks sinks) throws SQLException {
         SplittableRandom r = rng("item", 0, 0);
-        try (Batch b = new Batch(insert(db("catalog") + ".item", 5), 2000)) {
+        try (RowSink b = sinks.open("catalog", "item", 5, 2000)) {
             for (int i = 1; i <= ITEMS; i++) {
                 b.add(i, 1 + r.nextInt(10_000), astring(r, 14, 24), money(r, 100, 10_000), data(r, 26, 50));
             }
-            return b.rows;
+            return b.rows();
         }
     }
 
-    private long loadWarehouse(int w) throws SQLException {
+    private static long loadWarehouse(Sinks sinks, int w) throws SQLException {
         SplittableRandom r = rng("warehouse", w, 0);
         long rows;
-        try (Batch b = new Batch(insert(db("org") + ".warehouse", 9), 100)) {
+        try (RowSink b = sinks.open("org", "warehouse", 9, 100)) {
             b.add(w, astring(r, 6, 10), astring(r, 10, 20), astring(r, 10, 20), astring(r, 10, 20), state(r), zip(r),
                     r.nextInt(2001) / 10_000.0, 300_000.00);
-            rows = b.rows;
+            rows = b.rows();
         }
-        try (Batch b = new Batch(insert(db("org") + ".district", 11), 100)) {
+        try (RowSink b = sinks.open("org", "district", 11, 100)) {
             for (int d = 1; d <= DISTRICTS; d++) {
                 b.add(d, w, astring(r, 6, 10), astring(r, 10, 20), astring(r, 10, 20), astring(r, 10, 20), state(r),
                         zip(r), r.nextInt(2001) / 10_000.0, 30_000.00, ORDERS_PER_DISTRICT + 1);
             }
-            rows += b.rows;
+            rows += b.rows();
         }
         return rows;
     }
 
-    private long loadStock(int w) throws SQLException {
+    private static long loadStock(Sinks sinks, int w) throws SQLException {
         SplittableRandom r = rng("stock", w, 0);
-        try (Batch b = new Batch(insert(db("inventory") + ".stock", 17), 1000)) {
+        try (RowSink b = sinks.open("inventory", "stock", 17, 1000)) {
             for (int i = 1; i <= ITEMS; i++) {
                 b.add(i, w, 10 + r.nextInt(91), astring(r, 24, 24), astring(r, 24, 24), astring(r, 24, 24),
                         astring(r, 24, 24), astring(r, 24, 24), astring(r, 24, 24), astring(r, 24, 24),
                         astring(r, 24, 24), astring(r, 24, 24), astring(r, 24, 24), 0, 0, 0, data(r, 26, 50));
             }
-            return b.rows;
+            return b.rows();
         }
     }
 
-    private long loadCustomers(int w, int d) throws SQLException {
+    private static long loadCustomers(Sinks sinks, int w, int d) throws SQLException {
         SplittableRandom r = rng("customer", w, d);
         Timestamp since = Timestamp.valueOf(LOAD_TIME);
         long rows;
-        try (Batch b = new Batch(insert(db("crm") + ".customer", 21), 500)) {
+        try (RowSink b = sinks.open("crm", "customer", 21, 500)) {
             for (int c = 1; c <= CUSTOMERS_PER_DISTRICT; c++) {
                 String last = c <= 1000 ? lastName(c - 1) : lastName(nurand(r, 255, 0, 999, 157));
                 b.add(c, d, w, astring(r, 8, 16), "OE", last, astring(r, 10, 20), astring(r, 10, 20),
                         astring(r, 10, 20), state(r), zip(r), nstring(r, 16), since, r.nextInt(10) == 0 ? "BC" : "GC",
                         50_000.00, r.nextInt(5001) / 10_000.0, -10.00, 10.00, 1, 0, astring(r, 300, 500));
             }
-            rows = b.rows;
+            rows = b.rows();
         }
-        try (Batch b = new Batch(insert(db("billing") + ".history", 8), 1000)) {
+        try (RowSink b = sinks.open("billing", "history", 8, 1000)) {
             for (int c = 1; c <= CUSTOMERS_PER_DISTRICT; c++) {
                 b.add(c, d, w, d, w, since, 10.00, astring(r, 12, 24));
             }
-            rows += b.rows;
+            rows += b.rows();
         }
         return rows;
     }
 
-    private long loadOrders(int w, int d) throws SQLException {
+    private static long loadOrders(Sinks sinks, int w, int d) throws SQLException {
         SplittableRandom r = rng("orders", w, d);
         int[] customerOf = new int[ORDERS_PER_DISTRICT + 1];   // o_c_id: a random permutation of the customers
         for (int i = 1; i <= ORDERS_PER_DISTRICT; i++) {
@@ -403,20 +453,20 @@ final class Tpcc {
         Timestamp entry = Timestamp.valueOf(LOAD_TIME);
         long rows = 0;
         int[] lines = new int[ORDERS_PER_DISTRICT + 1];
-        try (Batch b = new Batch(insert(db("orders") + ".orders", 8), 1000)) {
+        try (RowSink b = sinks.open("orders", "orders", 8, 1000)) {
             for (int o = 1; o <= ORDERS_PER_DISTRICT; o++) {
                 lines[o] = 5 + r.nextInt(11);
                 b.add(o, d, w, customerOf[o], entry, o < FIRST_NEW_ORDER ? 1 + r.nextInt(10) : null, lines[o], 1);
             }
-            rows += b.rows;
+            rows += b.rows();
         }
-        try (Batch b = new Batch(insert(db("orders") + ".new_order", 3), 1000)) {
+        try (RowSink b = sinks.open("orders", "new_order", 3, 1000)) {
             for (int o = FIRST_NEW_ORDER; o <= ORDERS_PER_DISTRICT; o++) {
                 b.add(o, d, w);
             }
-            rows += b.rows;
+            rows += b.rows();
         }
-        try (Batch b = new Batch(insert(db("orders") + ".order_line", 10), 2000)) {
+        try (RowSink b = sinks.open("orders", "order_line", 10, 2000)) {
             for (int o = 1; o <= ORDERS_PER_DISTRICT; o++) {
                 boolean delivered = o < FIRST_NEW_ORDER;
                 for (int n = 1; n <= lines[o]; n++) {
@@ -424,7 +474,7 @@ final class Tpcc {
                             delivered ? 0.00 : money(r, 1, 999_999), astring(r, 24, 24));
                 }
             }
-            rows += b.rows;
+            rows += b.rows();
         }
         return rows;
     }
