@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * MariaDB directly: Connector/J (the gateway's driver and version), autocommit, client-side prepared statements,
- * the same SQL and parameters. Closed loop: each thread has its own connection and sends the next call as soon as
+ * the same SQL and parameters; or, with a {@link Connector} of pgjdbc connections, PostgreSQL the same way. Closed loop: each thread has its own connection and sends the next call as soon as
  * it has read every column of every row of the last.
  */
 final class Direct implements AutoCloseable {
@@ -21,9 +21,19 @@ final class Direct implements AutoCloseable {
     record Result(long calls, double seconds, double rps, double p50ms, double p99ms, double p999ms,
             double cpuSeconds, long errors) {}
 
+    /** Opens one client connection (MariaDB's or PostgreSQL's reader). */
+    interface Connector {
+        Connection open() throws SQLException;
+    }
+
     Direct(BenchSettings s, int n) throws SQLException {
+        this(s::readerConnection, n);
+    }
+
+    /** n connections from this connector: the same client for PostgreSQL (pgjdbc) as for MariaDB. */
+    Direct(Connector connector, int n) throws SQLException {
         for (int i = 0; i < n; i++) {
-            Connection c = s.readerConnection();
+            Connection c = connector.open();
             c.setAutoCommit(true);
             connections.add(c);
         }

@@ -22,22 +22,32 @@ final class Servers {
      */
     static String publish(String baseUrl, String adminKey, List<Workload.Query> queries)
             throws IOException, InterruptedException {
-        for (Workload.Query q : queries) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("name", q.name());
-            body.put("sql", q.sql());
-            body.put("parameters", q.parameters());
-            body.put("connection_name", "bench");
-            body.put("description", q.description());
-            if (q.cacheTtl() > 0) {
-                body.put("cache_ttl", q.cacheTtl());
+        return publish(baseUrl, adminKey, Map.of("bench", queries));
+    }
+
+    /** As {@link #publish(String, String, List)}, with the queries of each connection, by its name. */
+    static String publish(String baseUrl, String adminKey, Map<String, List<Workload.Query>> byConnection)
+            throws IOException, InterruptedException {
+        List<String> names = new ArrayList<>();
+        for (Map.Entry<String, List<Workload.Query>> e : byConnection.entrySet()) {
+            for (Workload.Query q : e.getValue()) {
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("name", q.name());
+                body.put("sql", q.sql());
+                body.put("parameters", q.parameters());
+                body.put("connection_name", e.getKey());
+                body.put("description", q.description());
+                if (q.cacheTtl() > 0) {
+                    body.put("cache_ttl", q.cacheTtl());
+                }
+                body.put("publish", true);
+                Http.require(Http.post(baseUrl + "/api/v1/queries", adminKey, body), 201);
+                names.add(q.name());
             }
-            body.put("publish", true);
-            Http.require(Http.post(baseUrl + "/api/v1/queries", adminKey, body), 201);
         }
         Map<String, Object> key = new LinkedHashMap<>();
         key.put("name", "reader");
-        key.put("queries", queries.stream().map(Workload.Query::name).toList());
+        key.put("queries", names);
         JsonNode k = Http.require(Http.post(baseUrl + "/api/v1/api-keys", adminKey, key), 201).json();
         return k.path("secret").asText();
     }
@@ -96,6 +106,13 @@ final class Servers {
     record JavaOptions(String label, String metadataTtl, boolean virtualThreads, Integer requestThreads,
             String jdbcUrl, int poolSize, String cpus) {}
 
+    /**
+     * One of a QueryAPIGate start's connections (its YAML's {@code connections.<name>}) and the saved queries
+     * published on it. Without a list of them a start has one: {@code bench}, MariaDB at {@link JavaOptions#jdbcUrl}.
+     */
+    record GatewayConnection(String name, String dialect, String url, String user, String password, int poolSize,
+            List<Workload.Query> queries) {}
+
     static final class JavaGateway implements Server {
         private final JavaOptions o;
         private final Path dir;
@@ -105,16 +122,25 @@ final class Servers {
         private final String adminKey = secret();
         private String readerKey;
         private final Map<String, Object> described = new LinkedHashMap<>();
+        private final List<GatewayConnection> connections;
 
         JavaGateway(Path jar, Path runDir, JavaOptions o, BenchSettings s, List<Workload.Query> queries)
                 throws IOException, InterruptedException {
+            this(jar, runDir, o, List.of(new GatewayConnection("bench", "mysql", o.jdbcUrl(), s.readerUser(),
+                    s.readerPassword(), o.poolSize(), queries)));
+        }
+
+        /** A start with these connections (o.jdbcUrl() is then not used). */
+        JavaGateway(Path jar, Path runDir, JavaOptions o, List<GatewayConnection> connections)
+                throws IOException, InterruptedException {
             this.o = o;
+            this.connections = connections;
             this.dir = runDir.resolve("gw-" + o.label() + "-" + System.nanoTime());
             Files.createDirectories(dir);
             this.port = Procs.freePort();
             this.adminPort = Procs.freePort();
             Path yml = dir.resolve("gateway.yml");
-            Files.writeString(yml, yaml(s));
+            Files.writeString(yml, yaml());
             // as scripts/run.sh starts it: the options of config/jvm.options (and --gateway-jvm-opts)
             List<String> cmd = new ArrayList<>(List.of("taskset", "-c", o.cpus(), javaBin()));
             cmd.addAll(GatewayJvm.options());
@@ -128,7 +154,11 @@ final class Servers {
                 throw new IllegalStateException("QueryAPIGate (" + o.label() + ") did not start:\n" + log);
             }
             described.put("startup_seconds", Tpcc.round3((System.nanoTime() - t0) / 1e9));
-            this.readerKey = publish(baseUrl(), adminKey, queries);
+            Map<String, List<Workload.Query>> published = new LinkedHashMap<>();
+            for (GatewayConnection c : connections) {
+                published.put(c.name(), c.queries());
+            }
+            this.readerKey = publish(baseUrl(), adminKey, published);
             described.put("gateway", "queryapigate-java");
             described.put("metadata_cache_ttl", o.metadataTtl());
             described.put("virtual_threads", o.virtualThreads());
@@ -136,23 +166,34 @@ final class Servers {
             described.put("pool_size", o.poolSize());
             described.put("cpus", o.cpus());
             described.put("jvm_options", GatewayJvm.options());
+            if (connections.size() > 1 || !connections.get(0).name().equals("bench")) {
+                Map<String, Object> cs = new LinkedHashMap<>();
+                for (GatewayConnection c : connections) {
+                    cs.put(c.name(), c.dialect() + ", " + c.url() + ", poolSize " + c.poolSize() + ", "
+                            + c.queries().size() + " queries");
+                }
+                described.put("connections", cs);
+            }
         }
 
         static String javaBin() {
             return Path.of(System.getProperty("java.home"), "bin", "java").toString();
         }
 
-        private String yaml(BenchSettings s) {
+        private String yaml() {
             StringBuilder y = new StringBuilder();
             y.append("# written by queryapigate-benchmarks for one measured start (").append(o.label()).append(")\n");
             y.append("home: ").append(dir.resolve("home")).append('\n');
             y.append("auth:\n  adminKey: ").append(adminKey).append('\n');
             y.append("metadataCache:\n  ttl: ").append(o.metadataTtl()).append('\n');
-            y.append("connections:\n  bench:\n    dialect: mysql\n");
-            y.append("    url: ").append(o.jdbcUrl()).append('\n');
-            y.append("    user: ").append(s.readerUser()).append('\n');
-            y.append("    password: ").append(s.readerPassword()).append('\n');
-            y.append("    poolSize: ").append(o.poolSize()).append('\n');
+            y.append("connections:\n");
+            for (GatewayConnection c : connections) {
+                y.append("  ").append(c.name()).append(":\n    dialect: ").append(c.dialect()).append('\n');
+                y.append("    url: ").append(c.url()).append('\n');
+                y.append("    user: ").append(c.user()).append('\n');
+                y.append("    password: ").append(c.password()).append('\n');
+                y.append("    poolSize: ").append(c.poolSize()).append('\n');
+            }
             y.append("server:\n  enableVirtualThreads: ").append(o.virtualThreads()).append('\n');
             if (o.requestThreads() != null) {
                 // Jetty's pool also holds 1 acceptor, 1 selector and 1 reserved thread (its ThreadPoolBudget

@@ -3,6 +3,7 @@ package io.queryapigate.bench;
 import io.queryapigate.dialect.testkit.MySqlCommands;
 import io.queryapigate.dialect.testkit.TcpProxy;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,7 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A loopback proxy in front of MariaDB (the testkit's {@link TcpProxy}) that reads the MySQL protocol the clients
  * send and counts their commands ({@link MySqlCommands}): the client waits for each command's answer, so commands
- * are round trips. Only works without TLS (the test server has none: have_ssl = DISABLED).
+ * are round trips. Only works without TLS (the test server has none: have_ssl = DISABLED). With a delay it is also
+ * the network block's emulated link. {@link PgWireCounter} is the same for PostgreSQL.
  */
 final class WireCounter implements AutoCloseable {
     private final AtomicLong commands = new AtomicLong();
@@ -19,7 +21,12 @@ final class WireCounter implements AutoCloseable {
     private final TcpProxy proxy;
 
     WireCounter(String targetHost, int targetPort) throws IOException {
-        proxy = TcpProxy.to(targetHost, targetPort).tap(() -> new MySqlCommands(this::count)).start();
+        this(targetHost, targetPort, Duration.ZERO);
+    }
+
+    /** With a delay each way (the network block's emulated link; TcpProxy keeps connections and chunks apart). */
+    WireCounter(String targetHost, int targetPort, Duration delay) throws IOException {
+        proxy = TcpProxy.to(targetHost, targetPort).delay(delay).tap(() -> new MySqlCommands(this::count)).start();
     }
 
     int port() {
