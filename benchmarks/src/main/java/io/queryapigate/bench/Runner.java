@@ -26,7 +26,7 @@ import java.util.stream.Stream;
 /** Runs the blocks, round by round (every block once per round, so the rounds interleave). */
 final class Runner {
     static final List<String> BLOCKS = List.of("direct", "gateway", "counts", "threads", "skew", "network", "python",
-            "warmup");
+            "postgres", "warmup");
     static final int CALLERS = 32;
     static final String PYTHON_SPEC = "queryapigate[server,mysql]==0.43.0";
 
@@ -55,6 +55,10 @@ final class Runner {
     private Connection monitor;
     /** Gateways stay up for the whole run once started and warmed (idle while another one is measured). */
     private final Map<String, Servers.Server> live = new LinkedHashMap<>();
+    /** The blocks kept in classes of their own, and what they share with this class. */
+    private BlockKit kit;
+    private PostgresBlock postgres;
+    private NetworkBlock network;
 
     Runner(BenchSettings s, PgSettings pg, Options o, CostOptions cost, Results results) throws IOException {
         this.s = s;
@@ -78,6 +82,7 @@ final class Runner {
             for (Servers.Server g : List.copyOf(live.values())) {
                 g.close();
             }
+            closeBlocks();
             restoreDb();
         }, "bench-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -101,8 +106,11 @@ final class Runner {
                 if (o.blocks().contains("skew")) {
                     block("skew", r, this::skewCached);
                 }
-                if (o.blocks().contains("network") && r == 1) {
-                    block("network", r, this::network);
+                if (o.blocks().contains("postgres")) {
+                    block("postgres", r, postgres::run);
+                }
+                if (o.blocks().contains("network")) {
+                    block("network", r, network::run);
                 }
                 if (o.blocks().contains("python")) {
                     block("python", r, this::python);
@@ -130,6 +138,7 @@ final class Runner {
                 }
                 g.close();
             }
+            closeBlocks();
             restoreDb();
             ObjectNode end = Results.line("end");
             end.put("seconds", Tpcc.round3((System.nanoTime() - t0) / 1e9));
@@ -148,6 +157,18 @@ final class Runner {
             }
         }
         return results.errors();
+    }
+
+    private void closeBlocks() {
+        for (AutoCloseable c : new AutoCloseable[] {postgres, network, kit}) {
+            try {
+                if (c != null) {
+                    c.close();
+                }
+            } catch (Exception e) {
+                System.err.println("closing " + c + ": " + e);
+            }
+        }
     }
 
     interface BlockBody {
@@ -208,8 +229,13 @@ final class Runner {
                 pythonProblem = PythonEnv.ensure(o.venv(), PYTHON_SPEC);
             }
         }
+        kit = new BlockKit(s, pg, o, results, work, jar, wrk, draws.get("uniform"), dbPid, warehouses);
+        postgres = new PostgresBlock(kit, six());
+        network = new NetworkBlock(kit, six());
         ObjectNode env = environment(wrkVersion);
+        kit.describe(env, six());
         checkConnections(env);
+        kit.checkPgConnections(env);
         results.write(env);
         estimate();
     }
@@ -248,6 +274,14 @@ final class Runner {
             javaStarts += o.threadPools().size();
         }
         if (o.blocks().contains("counts")) {
+            javaStarts += 1;
+        }
+        if (o.blocks().contains("postgres")) {
+            cells += o.smoke() ? 4 : 24;   // 6 queries (customer in --smoke) x (direct 1, 32; gateway 1, 32)
+            javaStarts += 1;
+        }
+        if (o.blocks().contains("network")) {
+            cells += o.smoke() ? 4 : 48;   // the same for MariaDB and PostgreSQL across the delayed link
             javaStarts += 1;
         }
         boolean py = o.blocks().contains("python") && pythonProblem == null;
@@ -505,8 +539,11 @@ final class Runner {
                 java += poolFor(n);
             }
         }
+        if (o.blocks().contains("network")) {
+            java += o.poolSize();   // its gateway's pool (its 32 direct connections come at the direct block's peak)
+        }
         int peak = java + (o.blocks().contains("counts") ? o.poolSize() + 1 : 0);
-        if (o.blocks().contains("direct")) {
+        if (o.blocks().contains("direct") || o.blocks().contains("network")) {
             peak = Math.max(peak, java + CALLERS);
         }
         if (o.blocks().contains("python") && pythonProblem == null) {
@@ -935,40 +972,6 @@ final class Runner {
         return "HIT".equalsIgnoreCase(String.valueOf(b.header("X-Cache")));
     }
 
-    // ---- block 7: a database across a network --------------------------------------------------------------------
-
-    private void network(int round) {
-        String ns = "qagb" + (Procs.selfPid() % 100000);
-        Procs.Output add = Procs.run(10, "ip", "netns", "add", ns);
-        String reason = null;
-        if (add.exit() != 0) {
-            reason = "network namespaces are not available here: `ip netns add " + ns + "` failed: "
-                    + add.out().trim();
-        } else {
-            try {
-                Procs.run(10, "ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up");
-                Procs.Output tc = Procs.run(10, "ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", "lo", "root",
-                        "netem", "delay", "0.5ms");
-                if (tc.exit() != 0) {
-                    reason = "netem is not available in this kernel (" + Procs.run(5, "uname", "-r").out().trim()
-                            + "): `tc qdisc add dev lo root netem delay 0.5ms` inside a fresh namespace failed: "
-                            + tc.out().trim() + " (network namespaces and veth pairs do work here)";
-                } else {
-                    reason = "netem works here, but this harness only measures block 7 where the database itself"
-                            + " runs inside the namespace; the shared test MariaDB listens on the host's loopback"
-                            + " only, so the block is not run (see docs/PERFORMANCE.md)";
-                }
-            } finally {
-                Procs.run(10, "ip", "netns", "del", ns);
-            }
-        }
-        ObjectNode sk = Results.line("skipped");
-        sk.put("block", "network");
-        sk.put("reason", reason);
-        results.write(sk);
-        System.err.println("   network: skipped: " + reason);
-    }
-
     // ---- block 9: the Python original -----------------------------------------------------------------------------
 
     private void python(int round) throws Exception {
@@ -1062,11 +1065,11 @@ final class Runner {
             return out;
         }
         Map<String, String> numbers = Map.of("1", "direct", "2", "gateway", "3", "gateway", "4", "counts", "5",
-                "threads", "6", "skew", "7", "network", "8", "gateway", "9", "python");
+                "threads", "6", "skew", "7", "network", "8", "gateway", "9", "python", "10", "postgres");
         for (String b : spec.split(",")) {
             String name = numbers.getOrDefault(b.trim(), b.trim());
             if (!BLOCKS.contains(name)) {
-                throw new IllegalArgumentException("unknown block '" + b + "': one of " + BLOCKS + " or 1-9");
+                throw new IllegalArgumentException("unknown block '" + b + "': one of " + BLOCKS + " or 1-10");
             }
             out.add(name);
         }
