@@ -21,6 +21,7 @@ final class Report {
     private JsonNode env;
     private final List<JsonNode> cells = new ArrayList<>();
     private final List<JsonNode> counts = new ArrayList<>();
+    private final List<JsonNode> blockCounts = new ArrayList<>();   // count lines of the postgres block
     private final List<JsonNode> blocks = new ArrayList<>();
     private final List<JsonNode> skipped = new ArrayList<>();
     private final List<JsonNode> errors = new ArrayList<>();
@@ -40,7 +41,7 @@ final class Report {
             switch (n.path("type").asText()) {
                 case "env" -> env = n;
                 case "cell" -> cells.add(n);
-                case "count" -> counts.add(n);
+                case "count" -> (n.path("block").asText("counts").equals("counts") ? counts : blockCounts).add(n);
                 case "block" -> blocks.add(n);
                 case "skipped" -> skipped.add(n);
                 case "error" -> errors.add(n);
@@ -84,12 +85,32 @@ final class Report {
     }
 
     List<JsonNode> select(String block, String config, String query, String dist, int callers) {
+        return matching(cells, block, config, null, query, dist, callers);
+    }
+
+    /** The cells of a block, config, database ("mariadb", "postgres") and query at this many callers. */
+    List<JsonNode> cellsOn(String block, String config, String db, String query, int callers) {
+        return matching(cells, block, config, db, query, null, callers);
+    }
+
+    /** The count lines of a block other than counts (the postgres block's), by config, database and query. */
+    List<JsonNode> countsOn(String block, String config, String db, String query) {
+        return matching(blockCounts, block, config, db, query, null, -1);
+    }
+
+    /**
+     * The lines of a block whose config (null: any), database (null: any; a line without one is MariaDB's), query,
+     * distribution (null: any; a line without one is uniform) and callers (-1: any) are these.
+     */
+    private static List<JsonNode> matching(List<JsonNode> lines, String block, String config, String db,
+            String query, String dist, int callers) {
         List<JsonNode> out = new ArrayList<>();
-        for (JsonNode c : cells) {
+        for (JsonNode c : lines) {
             if (c.path("block").asText().equals(block) && (config == null || c.path("config").asText().equals(config))
+                    && (db == null || c.path("db").asText("mariadb").equals(db))
                     && c.path("query").asText().equals(query)
                     && (dist == null || c.path("dist").asText("uniform").equals(dist))
-                    && c.path("callers").asInt() == callers) {
+                    && (callers < 0 || c.path("callers").asInt() == callers)) {
                 out.add(c);
             }
         }
@@ -212,9 +233,10 @@ final class Report {
         roundTrips(sb, qs);
         threads(sb);
         skew(sb);
-        network(sb);
+        new NetworkReport(this).tables(sb);
         cpu(sb);
         python(sb, qs);
+        new PostgresReport(this).tables(sb);
         CostReport.sections(sb, this);
         loads(sb);
         problems(sb);
@@ -235,6 +257,10 @@ final class Report {
         rows.add(List.of("MariaDB", env.path("mariadb").asText() + ", buffer pool "
                 + env.path("mariadb_buffer_pool_mib").asText() + " MiB"));
         rows.add(List.of("Connector/J", env.path("connector_j").asText()));
+        String pg = new PostgresReport(this).machine();
+        if (pg != null) {
+            rows.add(List.of("PostgreSQL (the postgres and network blocks)", pg));
+        }
         rows.add(List.of("Load generator", env.path("wrk").asText()));
         if (env.has("python")) {
             rows.add(List.of("The Python original", env.path("python").asText()));
@@ -292,7 +318,7 @@ final class Report {
         rows.add(List.of("2 round trips per MariaDB read (wire count, all six queries)", rt.ok()
                 ? String.format(Locale.ROOT, "%.2f-%.2f", rt.min(), rt.max()) : "-",
                 verdict(rt, v -> Math.abs(v - 2.0) < 0.05, true)));
-        rows.add(List.of("1 round trip per PostgreSQL read", "not measured in this run (no PostgreSQL block)", "-"));
+        rows.add(new PostgresReport(this).goal());
         for (String q : qs) {
             Stat x = perCoreRatio(q);
             rows.add(List.of(">= 10x the Python original's throughput per core: " + q, x.ok() ? ratio(x) + "x" : pyWhy(),
@@ -513,19 +539,13 @@ final class Report {
                 num(stat(cs, c -> c.path("questions_per_call").asDouble()).median()));
     }
 
-    private void network(StringBuilder sb) {
-        sb.append("### 7. A database across a network (0.5 ms netem)\n\n");
-        String reason = skipReason("network");
-        sb.append(reason == null ? "Not run.\n\n" : "**Skipped: " + reason + ".**\n\n");
-    }
-
     private void cpu(StringBuilder sb) {
         sb.append("### 8. CPU seconds per block, and the gateway's memory\n\n");
-        Map<String, double[]> agg = new LinkedHashMap<>();   // cells, wall, gateway, db, load, rss max
+        Map<String, double[]> agg = new LinkedHashMap<>();   // cells, wall, gateway, db, load, rss max, pg
         for (JsonNode c : cells) {
             String key = c.path("block").asText() + (c.path("block").asText().equals("python") ? " ("
                     + c.path("config").asText() + ")" : "");
-            double[] a = agg.computeIfAbsent(key, k -> new double[6]);
+            double[] a = agg.computeIfAbsent(key, k -> new double[7]);
             JsonNode cpu = c.path("cpu_s");
             a[0]++;
             a[1] += cpu.path("wall").asDouble();
@@ -533,16 +553,19 @@ final class Report {
             a[3] += cpu.path("db").asDouble();
             a[4] += cpu.path("load").asDouble();
             a[5] = Math.max(a[5], c.path("gateway_rss_mib").asDouble(0));
+            a[6] += cpu.path("pg").asDouble(0);
         }
         List<List<String>> rows = new ArrayList<>();
         agg.forEach((k, a) -> rows.add(List.of(k, Integer.toString((int) a[0]), num(a[1]), a[2] == 0 ? "-" : num(a[2]) + " ("
                 + num(a[2] / a[1]) + " cores)", num(a[3]) + " (" + num(a[3] / a[1]) + ")", num(a[4]) + " ("
-                + num(a[4] / a[1]) + ")", a[5] == 0 ? "-" : num(a[5]))));
+                + num(a[4] / a[1]) + ")", a[6] == 0 ? "-" : num(a[6]) + " (" + num(a[6] / a[1]) + ")",
+                a[5] == 0 ? "-" : num(a[5]))));
         table(sb, List.of("Block", "measured cells", "measured s", "gateway CPU s", "MariaDB CPU s",
-                "load generator CPU s", "gateway RSS, max MiB"), rows);
+                "load generator CPU s", "PostgreSQL CPU s", "gateway RSS, max MiB"), rows);
         sb.append("Over the measured periods only (warm-ups excluded), all rounds together, from `/proc/<pid>/stat`")
                 .append(" (utime + stime). The load generator is wrk (its shell's `cutime`), or the harness's own JVM")
-                .append(" for block 1. RSS is `VmRSS` of the gateway's process tree at the end of each cell.\n\n");
+                .append(" for the JDBC client's cells. PostgreSQL's is the sum over the benchmark database's backends.")
+                .append(" RSS is `VmRSS` of the gateway's process tree at the end of each cell.\n\n");
     }
 
     private void python(StringBuilder sb, List<String> qs) {
@@ -641,6 +664,12 @@ final class Report {
                     .append('\n');
         }
         sb.append('\n');
+    }
+
+    // ---- for the tables kept in classes of their own (PostgresReport, NetworkReport) ---------------------------------
+
+    List<JsonNode> notes() {
+        return notes;
     }
 
     /** The stand-alone report for a results directory. */

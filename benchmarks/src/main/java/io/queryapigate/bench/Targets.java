@@ -2,7 +2,6 @@ package io.queryapigate.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -60,7 +59,11 @@ final class Targets {
                 Report.verdict(writer, v -> v <= 0.05)));
 
         rows.add(row("MariaDB round trips per read: critical path / all", "1 / 2", roundTrips(r), "-"));
-        rows.add(row("PostgreSQL round trips per read", "1", postgres(r), "-"));
+        PostgresReport pg = new PostgresReport(r);
+        Report.Stat pgTrips = pg.gatewayRoundTrips();
+        rows.add(row("PostgreSQL round trips per read (wire count, all six queries)", "1",
+                pgTrips.ok() ? PostgresReport.range(pgTrips) + " (postgres block)" : pg.missing(),
+                pgTrips.ok() ? PostgresReport.verdict(pgTrips) : "-"));
 
         Report.Stat alloc = r.stat(cust, c -> c.has("allocated_bytes_per_call")
                 ? c.path("allocated_bytes_per_call").asDouble() / 1024 : Double.NaN);
@@ -142,32 +145,5 @@ final class Targets {
         Report.Stat s = Report.Stat.of(v);
         String all = s.min() == s.max() ? Report.num(s.min()) : Report.num(s.min()) + "-" + Report.num(s.max());
         return "all: " + all + " per call on the wire (every query, counts block); critical path: see the counts block";
-    }
-
-    /** The postgres block is another branch's: its round trips if it wrote a per-call figure, else a pointer. */
-    private static String postgres(Report r) {
-        List<Double> v = new ArrayList<>();
-        boolean any = false;
-        for (JsonNode n : r.lines()) {
-            if (!n.path("block").asText().startsWith("postgres")) {
-                continue;
-            }
-            any = true;
-            for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
-                String f = it.next();
-                if (f.contains("round_trips") && f.endsWith("per_call") && n.path(f).isNumber()) {
-                    v.add(n.path(f).asDouble());
-                }
-            }
-        }
-        if (!any) {
-            return "postgres block: not in this run";
-        }
-        if (v.isEmpty()) {
-            return "see the postgres block";
-        }
-        Report.Stat s = Report.Stat.of(v);
-        return (s.min() == s.max() ? Report.num(s.min()) : Report.num(s.min()) + "-" + Report.num(s.max()))
-                + " (postgres block)";
     }
 }

@@ -33,7 +33,8 @@ class CostReportTest {
                 + " | yes (the range crosses the line) |");
         assertThat(md).contains("| Gateway/direct at 32 callers: customer | >= 0.4 | not measured: the direct and gateway blocks"
                 + " were not run | - |");
-        assertThat(md).contains("postgres block: not in this run");
+        assertThat(md).contains("| PostgreSQL round trips per read (wire count, all six queries) | 1 | not measured: the"
+                + " postgres block was not run | - |");
         assertThat(md).contains("not measured: no warmup block in this run");
         assertThat(md).contains("not measured: no CPU profile in this run");
         assertThat(md).contains("`--enable-native-access=ALL-UNNAMED -Xmx192m`");
