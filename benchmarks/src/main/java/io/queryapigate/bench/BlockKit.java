@@ -23,6 +23,7 @@ final class BlockKit implements AutoCloseable {
     final BenchSettings s;
     final PgSettings pg;
     final Runner.Options o;
+    final CostOptions cost;
     final Results results;
     final Path work;
     final Path jar;
@@ -37,11 +38,12 @@ final class BlockKit implements AutoCloseable {
     private long postmasterPid = -1;
     private String pgAffinityBefore;   // set once the PostgreSQL server was pinned
 
-    BlockKit(BenchSettings s, PgSettings pg, Runner.Options o, Results results, Path work, Path jar, Wrk wrk,
-            List<Workload.Call> uniform, long dbPid, int warehouses) {
+    BlockKit(BenchSettings s, PgSettings pg, Runner.Options o, CostOptions cost, Results results, Path work, Path jar,
+            Wrk wrk, List<Workload.Call> uniform, long dbPid, int warehouses) {
         this.s = s;
         this.pg = pg;
         this.o = o;
+        this.cost = cost;
         this.results = results;
         this.work = work;
         this.jar = jar;
@@ -286,6 +288,7 @@ final class BlockKit implements AutoCloseable {
         for (Probe p : probes) {
             p.start();
         }
+        Memory.Probe mem = Memory.start(g);
         double g0 = g.cpuSeconds();
         double db0 = Procs.cpuSeconds(dbPid);
         double h0 = Procs.cpuSeconds(Procs.selfPid());
@@ -313,6 +316,7 @@ final class BlockKit implements AutoCloseable {
             p.finish(c, r.requests());
         }
         c.put("gateway_rss_mib", g.rssMiB());
+        mem.finish(c, r.requests());
         results.write(c);
         progress(c);
         if (r.errors() > 0 || r.non2xx() > 0) {
@@ -396,37 +400,69 @@ final class BlockKit implements AutoCloseable {
                 o.gatewayCpus()), connections);
     }
 
-    /** After a start: the server line, every query answers 200, then start-warmup seconds over the queries given. */
+    /** After a start: the server line, every query answers 200, then the warm-up over the queries given. */
     void checkAndWarm(String block, int round, Servers.JavaGateway g, List<Workload.Query> all,
             List<Workload.Query> warmWith) throws Exception {
+        describe(block, round, g);
+        sanity(g, all);
+        warm(block, g, warmWith);
+    }
+
+    /** The server line of a start: its details (and for QueryAPIGate its collector). */
+    void describe(String block, int round, Servers.Server g) {
         ObjectNode d = Results.line("server");
         d.put("block", block);
         d.put("round", round);
         d.put("config", g.label());
         d.put("pid", g.pid());
         d.putPOJO("details", g.describe());
+        if (g instanceof Servers.JavaGateway j) {
+            try {
+                d.put("gc", j.gc());
+            } catch (Exception e) {
+                d.put("gc", "?");
+            }
+        }
         results.write(d);
+    }
+
+    /** Every saved query answers 200 with rows, before anything is measured. */
+    void sanity(Servers.Server g, List<Workload.Query> qs) throws Exception {
         Workload.Call first = uniform.get(0);
-        for (Workload.Query q : all) {
+        for (Workload.Query q : qs) {
             Http.Reply r = Http.get(g.baseUrl() + "/q/" + q.name() + "?" + first.query(q), g.readerKey());
             if (r.status() != 200) {
                 throw new IllegalStateException(g.label() + ": /q/" + q.name() + " answered " + r.status() + ": "
                         + Http.abbreviate(r.body()));
             }
         }
-        long t0 = System.nanoTime();
-        int each = o.startWarmup() <= 0 ? 0 : Math.max(1, o.startWarmup() / warmWith.size());
-        for (Workload.Query q : each == 0 ? List.<Workload.Query>of() : warmWith) {
-            wrk.run(g.baseUrl(), urls(q), g.readerKey(), Runner.CALLERS, each, false);
-        }
-        ObjectNode w = Results.line("warmup");
-        w.put("config", g.label());
-        w.put("seconds", Tpcc.round3((System.nanoTime() - t0) / 1e9));
-        results.write(w);
     }
 
-    /** The gateway's counters, RSS and CPU at the end of the run (as the Runner writes for its gateways). */
+    /**
+     * A QueryAPIGate start warmed until its throughput is stable ({@link Warmup}: the mixed workload of these
+     * queries, at least --start-warmup seconds), written as a warmup line.
+     */
+    Warmup.Result warm(String block, Servers.Server g, List<Workload.Query> warmWith) throws Exception {
+        Path mixed = Warmup.writeMixedUrlFile(work, g.label(), warmWith, uniform, Math.min(o.urls(), 20_000));
+        Warmup.Result warm = Warmup.untilStable(wrk, g, mixed, Runner.CALLERS, o.startWarmup(), cost);
+        ObjectNode w = warm.toJson(Results.line("warmup"), o.startWarmup(), cost);
+        w.put("config", g.label());
+        w.put("block", block);
+        w.put("startup_s", ((Number) g.describe().getOrDefault("startup_seconds", -1)).doubleValue());
+        results.write(w);
+        System.err.printf("   warm-up  %-22s %.0f s, %s%n", g.label(), warm.seconds(), warm.stabilised() ? "stable"
+                : "never stabilised within " + cost.startWarmupMax() + " s");
+        return warm;
+    }
+
+    /** The gateway's counters, RSS and CPU at the end of the run, then its end. */
     void end(Servers.JavaGateway g) {
+        serverEnd(results, g);
+        g.close();
+    }
+
+    /** The server_end line of a QueryAPIGate start: its counters, RSS and CPU seconds. */
+    static void serverEnd(Results results, Servers.JavaGateway g) {
         try {
             ObjectNode m = Results.line("server_end");
             m.put("config", g.label());
@@ -437,7 +473,6 @@ final class BlockKit implements AutoCloseable {
         } catch (Exception e) {
             System.err.println("server_end " + g.label() + ": " + e);
         }
-        g.close();
     }
 
     /** Writes that a block (or a part of one) was skipped, and why. */

@@ -125,16 +125,7 @@ final class Runner {
         } finally {
             for (Servers.Server g : live.values()) {
                 if (g instanceof Servers.JavaGateway j) {
-                    try {
-                        ObjectNode m = Results.line("server_end");
-                        m.put("config", j.label());
-                        m.set("counters", j.metrics().path("counters"));
-                        m.put("rss_mib", j.rssMiB());
-                        m.put("cpu_s", Tpcc.round3(j.cpuSeconds()));
-                        results.write(m);
-                    } catch (Exception e) {
-                        System.err.println("server_end " + j.label() + ": " + e);
-                    }
+                    BlockKit.serverEnd(results, j);
                 }
                 g.close();
             }
@@ -229,7 +220,7 @@ final class Runner {
                 pythonProblem = PythonEnv.ensure(o.venv(), PYTHON_SPEC);
             }
         }
-        kit = new BlockKit(s, pg, o, results, work, jar, wrk, draws.get("uniform"), dbPid, warehouses);
+        kit = new BlockKit(s, pg, o, cost, results, work, jar, wrk, draws.get("uniform"), dbPid, warehouses);
         postgres = new PostgresBlock(kit, six());
         network = new NetworkBlock(kit, six());
         ObjectNode env = environment(wrkVersion);
@@ -583,30 +574,10 @@ final class Runner {
         }
         g = starter.start();
         live.put(label, g);
-        describe(block, round, g);
-        sanity(g, warmWith);
-        Path mixed = Warmup.writeMixedUrlFile(work, label, warmWith, draws.get("uniform"), Math.min(o.urls(), 20_000));
-        Warmup.Result warm = Warmup.untilStable(wrk, g, mixed, CALLERS, o.startWarmup(), cost);
-        ObjectNode w = warm.toJson(Results.line("warmup"), o.startWarmup(), cost);
-        w.put("config", label);
-        w.put("block", block);
-        w.put("startup_s", ((Number) g.describe().getOrDefault("startup_seconds", -1)).doubleValue());
-        results.write(w);
-        System.err.printf("   warm-up  %-22s %.0f s, %s%n", label, warm.seconds(), warm.stabilised() ? "stable"
-                : "never stabilised within " + cost.startWarmupMax() + " s");
+        kit.describe(block, round, g);
+        kit.sanity(g, warmWith);
+        kit.warm(block, g, warmWith);
         return g;
-    }
-
-    /** Every saved query answers 200 with rows, before anything is measured. */
-    private void sanity(Servers.Server g, List<Workload.Query> qs) throws Exception {
-        Workload.Call first = draws.get("uniform").get(0);
-        for (Workload.Query q : qs) {
-            Http.Reply r = Http.get(g.baseUrl() + "/q/" + q.name() + "?" + first.query(q), g.readerKey());
-            if (r.status() != 200) {
-                throw new IllegalStateException(g.label() + ": /q/" + q.name() + " answered " + r.status() + ": "
-                        + Http.abbreviate(r.body()));
-            }
-        }
     }
 
     /** JIT and pool warm-up after a start: start-warmup seconds spread over the queries. */
@@ -737,30 +708,13 @@ final class Runner {
         }
     }
 
-    private void describe(String block, int round, Servers.Server g) {
-        ObjectNode d = Results.line("server");
-        d.put("block", block);
-        d.put("round", round);
-        d.put("config", g.label());
-        d.put("pid", g.pid());
-        d.putPOJO("details", g.describe());
-        if (g instanceof Servers.JavaGateway j) {
-            try {
-                d.put("gc", j.gc());
-            } catch (Exception e) {
-                d.put("gc", "?");
-            }
-        }
-        results.write(d);
-    }
-
     // ---- block 4: round trips, statements and store reads per call ---------------------------------------------
 
     private void countsWithoutCache(int round) throws Exception {
         try (WireCounter wire = new WireCounter(s.host(), s.port());
                 Servers.JavaGateway g = startJava("ttl0-wire", "0s", true, null, s.readerUrlVia(wire.port()))) {
-            describe("counts", round, g);
-            sanity(g, six());
+            kit.describe("counts", round, g);
+            kit.sanity(g, six());
             counts(g, "0s", wire);   // counting, not timing: no JIT warm-up needed
         }
         // MariaDB directly, through the same wire counter: the floor (1 statement per call)
@@ -995,8 +949,8 @@ final class Runner {
             List<Workload.Query> qs = p.queries().stream().map(n -> Workload.byName(queries, n)).toList();
             // started each round (a second, and no JIT to warm), so its connections are held only during its block
             try (Servers.PythonGateway g = new Servers.PythonGateway(o.venv(), work, p.opts(), s, queries)) {
-                describe("python", round, g);
-                sanity(g, qs);
+                kit.describe("python", round, g);
+                kit.sanity(g, qs);
                 startWarmup(g, qs);
                 for (Workload.Query q : rotate(qs, round)) {
                     try {
