@@ -69,7 +69,7 @@ public final class BenchCli {
                 .help("one round, every block for 2 s (skips the Python original unless --with-python; leaves"
                         + " mariadbd's CPU affinity alone)");
         run.addArgument("--blocks").setDefault("all")
-                .help("comma list of " + Runner.BLOCKS + " (or 1-9); default all");
+                .help("comma list of " + Runner.BLOCKS + " (or 1-11, docs/PERFORMANCE.md's numbers); default all");
         run.addArgument("--rounds").type(Integer.class).setDefault(5);
         run.addArgument("--duration").type(Integer.class).setDefault(10).help("seconds per throughput cell");
         run.addArgument("--single-duration").type(Integer.class).help("seconds per single-caller cell (default: --duration)");

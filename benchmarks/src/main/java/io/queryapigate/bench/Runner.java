@@ -1018,12 +1018,14 @@ final class Runner {
             out.addAll(BLOCKS);
             return out;
         }
-        Map<String, String> numbers = Map.of("1", "direct", "2", "gateway", "3", "gateway", "4", "counts", "5",
-                "threads", "6", "skew", "7", "network", "8", "gateway", "9", "python", "10", "postgres");
+        // docs/PERFORMANCE.md's numbers: 2, 3 and 8 are the gateway block's tables
+        List<String> numbers = List.of("direct", "gateway", "gateway", "counts", "threads", "skew", "network",
+                "gateway", "python", "postgres", "warmup");
         for (String b : spec.split(",")) {
-            String name = numbers.getOrDefault(b.trim(), b.trim());
+            String name = b.trim().matches("[1-9][0-9]?") && Integer.parseInt(b.trim()) <= numbers.size()
+                    ? numbers.get(Integer.parseInt(b.trim()) - 1) : b.trim();
             if (!BLOCKS.contains(name)) {
-                throw new IllegalArgumentException("unknown block '" + b + "': one of " + BLOCKS + " or 1-10");
+                throw new IllegalArgumentException("unknown block '" + b + "': one of " + BLOCKS + " or 1-11");
             }
             out.add(name);
         }
