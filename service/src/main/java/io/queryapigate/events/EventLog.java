@@ -3,15 +3,15 @@ package io.queryapigate.events;
 import com.codahale.metrics.Counter;
 import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.lifecycle.Managed;
+import io.queryapigate.store.EventBatchWriter;
 import io.queryapigate.store.EventRow;
 import io.queryapigate.store.HistoryDao;
-import io.queryapigate.store.RunRow;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -20,33 +20,36 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The event log and run history writer. Calls enqueue a row and return; one background thread writes batches in a
- * single store transaction, trims each touched saved-query version to its newest runs, and deletes events past the
- * retention period. The queue is bounded: when it is full the event is dropped and counted
- * ({@code events.dropped}), never silently. Stopping drains and writes everything that was queued.
+ * The event log and run history writer. Calls enqueue a row and return; one background thread wakes once per flush
+ * interval (or sooner when a full batch is waiting) and writes what queued up in one store transaction
+ * ({@link EventBatchWriter}), trims each touched saved-query version to its newest runs, and
+ * once a minute deletes events past the retention period. The queue is bounded: when it is full the event is
+ * dropped and counted ({@code events.dropped}), never silently. Stopping drains and writes everything that was queued.
  */
 public final class EventLog implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(EventLog.class);
     private static final int BATCH = 2_000;
 
     private final Jdbi jdbi;
+    private final EventBatchWriter writer;
     private final BlockingQueue<EventRow> queue;
-    private final Duration flushInterval;
-    private final int historyPerVersion;
+    private final long flushIntervalNanos;
     private final Duration retention;
     private final Clock clock;
     private final Counter dropped;
     private final Counter written;
+    private final List<EventRow> batch = new ArrayList<>(BATCH);
+    private long[] touched = new long[16];
     private volatile boolean running;
-    private Thread writer;
+    private Thread thread;
     private long lastRetentionSweep;
 
     public EventLog(Jdbi jdbi, int capacity, Duration flushInterval, int historyPerVersion, Duration retention,
             Clock clock, MetricRegistry metrics) {
         this.jdbi = jdbi;
+        this.writer = new EventBatchWriter(jdbi, historyPerVersion);
         this.queue = new ArrayBlockingQueue<>(capacity);
-        this.flushInterval = flushInterval;
-        this.historyPerVersion = historyPerVersion;
+        this.flushIntervalNanos = flushInterval.toNanos();
         this.retention = retention;
         this.clock = clock;
         this.dropped = metrics.counter("events.dropped");
@@ -64,73 +67,76 @@ public final class EventLog implements Managed {
     @Override
     public void start() {
         running = true;
-        writer = Thread.ofPlatform().name("qag-event-writer").daemon(true).start(this::loop);
+        thread = Thread.ofPlatform().name("qag-event-writer").daemon(true).start(this::loop);
     }
 
     @Override
     public void stop() throws InterruptedException {
         running = false;
-        if (writer != null) {
-            writer.interrupt();
-            writer.join(30_000);
+        if (thread != null) {
+            thread.interrupt();
+            thread.join(30_000);
         }
         flushAll();
     }
 
     /** Writes everything queued so far (tests and shutdown). */
     public synchronized void flushAll() {
-        List<EventRow> batch = new ArrayList<>();
         while (queue.drainTo(batch, BATCH) > 0) {
-            write(batch);
-            batch.clear();
+            writeBatch();
         }
     }
 
     private void loop() {
-        List<EventRow> batch = new ArrayList<>(BATCH);
+        long nextFlush = System.nanoTime() + flushIntervalNanos;
         while (running) {
             try {
-                EventRow first = queue.poll(flushInterval.toMillis(), TimeUnit.MILLISECONDS);
-                if (first != null) {
-                    batch.add(first);
-                    queue.drainTo(batch, BATCH - 1);
-                    synchronized (this) {
-                        write(batch);
-                    }
-                    batch.clear();
+                long wait = nextFlush - System.nanoTime();
+                if (wait > 0 && queue.size() < BATCH) {
+                    // a wake-up per interval, not per event: a batch is what makes the writer cheap
+                    TimeUnit.NANOSECONDS.sleep(wait);
                 }
+                nextFlush = System.nanoTime() + flushIntervalNanos;
+                flushAll();
                 sweepIfDue();
             } catch (InterruptedException e) {
                 break;
             } catch (RuntimeException e) {
-                LOG.error("Writing {} events failed; they are lost", batch.size(), e);
-                dropped.inc(batch.size());
-                batch.clear();
+                LOG.error("The event writer failed", e);
             }
         }
     }
 
-    private void write(List<EventRow> batch) {
-        List<RunRow> runs = new ArrayList<>();
-        Set<Long> touched = new HashSet<>();
+    /** Writes {@link #batch} and empties it; a batch the store refuses twice is dropped and counted. */
+    private void writeBatch() {
+        int touchedCount = 0;
         for (EventRow e : batch) {
             if (e.queryId() != null && e.version() != null) {
-                runs.add(new RunRow(0, e.queryId(), e.version(), e.atMs(), e.requestId(), e.keyId(), e.status(),
-                        e.rowsOut(), e.durationUs(), e.errorCode()));
-                touched.add(e.queryId() << 20 | e.version());
+                touchedCount = touch(e.queryId() << 20 | e.version(), touchedCount);
             }
         }
-        jdbi.useTransaction(h -> {
-            HistoryDao dao = h.attach(HistoryDao.class);
-            dao.insertEvents(batch);
-            if (!runs.isEmpty()) {
-                dao.insertRuns(runs);
-                for (long key : touched) {
-                    dao.trim(key >>> 20, (int) (key & 0xFFFFF), historyPerVersion);
-                }
+        try {
+            writer.write(batch, touched, touchedCount);
+            written.inc(batch.size());
+        } catch (SQLException | RuntimeException e) {
+            LOG.error("Writing {} events failed; they are lost", batch.size(), e);
+            dropped.inc(batch.size());
+        } finally {
+            batch.clear();
+        }
+    }
+
+    private int touch(long key, int count) {
+        for (int i = 0; i < count; i++) {
+            if (touched[i] == key) {
+                return count;
             }
-        });
-        written.inc(batch.size());
+        }
+        if (count == touched.length) {
+            touched = Arrays.copyOf(touched, count * 2);
+        }
+        touched[count] = key;
+        return count + 1;
     }
 
     private void sweepIfDue() {

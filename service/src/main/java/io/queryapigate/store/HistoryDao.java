@@ -3,24 +3,13 @@ package io.queryapigate.store;
 import java.util.List;
 import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.customizer.Bind;
-import org.jdbi.v3.sqlobject.customizer.BindMethods;
-import org.jdbi.v3.sqlobject.statement.SqlBatch;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
+/** Reading the run history and maintaining the event log; {@link EventBatchWriter} writes both. */
 @RegisterConstructorMapper(RunRow.class)
 public interface HistoryDao {
     String RUN_COLUMNS = "id, query_id, version, at_ms, request_id, key_id, status, rows_out, duration_us, error_code";
-
-    @SqlBatch("INSERT INTO run_history (query_id, version, at_ms, request_id, key_id, status, rows_out, duration_us,"
-            + " error_code) VALUES (:queryId, :version, :atMs, :requestId, :keyId, :status, :rowsOut, :durationUs,"
-            + " :errorCode)")
-    void insertRuns(@BindMethods List<RunRow> runs);
-
-    @SqlUpdate("DELETE FROM run_history WHERE query_id = :queryId AND version = :version AND id <= ("
-            + "SELECT id FROM run_history WHERE query_id = :queryId AND version = :version"
-            + " ORDER BY id DESC LIMIT 1 OFFSET :keep)")
-    int trim(@Bind("queryId") long queryId, @Bind("version") int version, @Bind("keep") int keep);
 
     @SqlUpdate("DELETE FROM run_history WHERE query_id = :queryId")
     int deleteForQuery(@Bind("queryId") long queryId);
@@ -35,11 +24,6 @@ public interface HistoryDao {
     List<RunRow> page(@Bind("queryId") long queryId, @Bind("version") Integer version, @Bind("status") Integer status,
             @Bind("keyId") Long keyId, @Bind("since") long since, @Bind("until") long until,
             @Bind("before") long before, @Bind("limit") int limit);
-
-    @SqlBatch("INSERT INTO events (at_ms, request_id, key_id, query_id, version, sql_hash, connection, status,"
-            + " rows_out, duration_us, bytes_out, error_code) VALUES (:atMs, :requestId, :keyId, :queryId, :version,"
-            + " :sqlHash, :connection, :status, :rowsOut, :durationUs, :bytesOut, :errorCode)")
-    void insertEvents(@BindMethods List<EventRow> events);
 
     @SqlUpdate("DELETE FROM events WHERE at_ms < :before")
     int deleteEventsBefore(@Bind("before") long before);

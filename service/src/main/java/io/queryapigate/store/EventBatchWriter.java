@@ -1,0 +1,145 @@
+package io.queryapigate.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Writes the event log's batches: one transaction per batch holds its events, the run-history rows of its saved-query
+ * calls and the trim of each touched version to its newest runs, each kind sent as one JDBC batch. The connection is
+ * borrowed for the batch only, so a store pool of one is shared with the calls. Only the event writer's thread uses it.
+ */
+public final class EventBatchWriter {
+    private static final String INSERT_EVENT = "INSERT INTO events (at_ms, request_id, key_id, query_id, version,"
+            + " sql_hash, connection, status, rows_out, duration_us, bytes_out, error_code)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT_RUN = "INSERT INTO run_history (query_id, version, at_ms, request_id, key_id,"
+            + " status, rows_out, duration_us, error_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String TRIM = "DELETE FROM run_history WHERE query_id = ? AND version = ? AND id <= ("
+            + "SELECT id FROM run_history WHERE query_id = ? AND version = ? ORDER BY id DESC LIMIT 1 OFFSET ?)";
+
+    private final Jdbi jdbi;
+    private final int historyPerVersion;
+
+    public EventBatchWriter(Jdbi jdbi, int historyPerVersion) {
+        this.jdbi = jdbi;
+        this.historyPerVersion = historyPerVersion;
+    }
+
+    /**
+     * Writes one batch in one transaction. A failure rolls it back and tries once more on another connection, so
+     * nothing is written twice; a second failure is thrown.
+     *
+     * @param touched each saved-query version in the batch, as {@code queryId << 20 | version}
+     */
+    public void write(List<EventRow> batch, long[] touched, int touchedCount) throws SQLException {
+        try {
+            writeOnce(batch, touched, touchedCount);
+        } catch (SQLException | RuntimeException first) {
+            try {
+                writeOnce(batch, touched, touchedCount);
+            } catch (SQLException | RuntimeException second) {
+                second.addSuppressed(first);
+                throw second;
+            }
+        }
+    }
+
+    private void writeOnce(List<EventRow> batch, long[] touched, int touchedCount) throws SQLException {
+        try (Handle handle = jdbi.open()) {
+            Connection c = handle.getConnection();
+            boolean autoCommit = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try (PreparedStatement events = c.prepareStatement(INSERT_EVENT);
+                    PreparedStatement runs = c.prepareStatement(INSERT_RUN);
+                    PreparedStatement trim = c.prepareStatement(TRIM)) {
+                boolean anyRun = false;
+                for (EventRow e : batch) {
+                    addEvent(events, e);
+                    if (e.queryId() != null && e.version() != null) {
+                        addRun(runs, e);
+                        anyRun = true;
+                    }
+                }
+                events.executeBatch();
+                if (anyRun) {
+                    runs.executeBatch();
+                    for (int i = 0; i < touchedCount; i++) {
+                        long queryId = touched[i] >>> 20;
+                        int version = (int) (touched[i] & 0xFFFFF);
+                        trim.setLong(1, queryId);
+                        trim.setInt(2, version);
+                        trim.setLong(3, queryId);
+                        trim.setInt(4, version);
+                        trim.setInt(5, historyPerVersion);
+                        trim.addBatch();
+                    }
+                    trim.executeBatch();
+                }
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(c);
+                throw e;
+            } finally {
+                c.setAutoCommit(autoCommit);
+            }
+        }
+    }
+
+    private static void addEvent(PreparedStatement s, EventRow e) throws SQLException {
+        s.setLong(1, e.atMs());
+        s.setString(2, e.requestId());
+        s.setLong(3, e.keyId());
+        setLong(s, 4, e.queryId());
+        setInt(s, 5, e.version());
+        setLong(s, 6, e.sqlHash());
+        s.setString(7, e.connection());
+        s.setInt(8, e.status());
+        s.setLong(9, e.rowsOut());
+        s.setLong(10, e.durationUs());
+        s.setLong(11, e.bytesOut());
+        s.setString(12, e.errorCode());
+        s.addBatch();
+    }
+
+    private static void addRun(PreparedStatement s, EventRow e) throws SQLException {
+        s.setLong(1, e.queryId());
+        s.setInt(2, e.version());
+        s.setLong(3, e.atMs());
+        s.setString(4, e.requestId());
+        s.setLong(5, e.keyId());
+        s.setInt(6, e.status());
+        s.setLong(7, e.rowsOut());
+        s.setLong(8, e.durationUs());
+        s.setString(9, e.errorCode());
+        s.addBatch();
+    }
+
+    private static void setLong(PreparedStatement s, int i, Long v) throws SQLException {
+        if (v == null) {
+            s.setNull(i, Types.BIGINT);
+        } else {
+            s.setLong(i, v);
+        }
+    }
+
+    private static void setInt(PreparedStatement s, int i, Integer v) throws SQLException {
+        if (v == null) {
+            s.setNull(i, Types.INTEGER);
+        } else {
+            s.setInt(i, v);
+        }
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        try {
+            c.rollback();
+        } catch (SQLException ignored) {
+            // the handle is closed next; the caller reports the first failure
+        }
+    }
+}
