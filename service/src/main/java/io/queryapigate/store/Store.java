@@ -43,6 +43,21 @@ public final class Store {
     }
 
     /**
+     * The SQLite connection settings. Transactions begin {@code IMMEDIATE}: a deferred one that reads and then writes
+     * fails at once with {@code SQLITE_BUSY} when another connection (the event writer) committed in between, while
+     * an immediate one takes the write lock first and waits for it up to the busy timeout.
+     */
+    static Map<String, String> sqliteProperties() {
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("journal_mode", "WAL");
+        props.put("synchronous", "NORMAL");
+        props.put("busy_timeout", "10000");
+        props.put("foreign_keys", "true");
+        props.put("transaction_mode", "IMMEDIATE");
+        return props;
+    }
+
+    /**
      * Migrates the store and wires JDBI into Dropwizard's lifecycle and health checks ({@code store}).
      */
     public static Store open(Environment environment, String url, String user, String password, int maxConnections,
@@ -57,12 +72,7 @@ public final class Store {
         dsf.setPassword(password);
         if (isSqlite(url)) {
             dsf.setDriverClass("org.sqlite.JDBC");
-            Map<String, String> props = new LinkedHashMap<>();
-            props.put("journal_mode", "WAL");
-            props.put("synchronous", "NORMAL");
-            props.put("busy_timeout", "10000");
-            props.put("foreign_keys", "true");
-            dsf.setProperties(props);
+            dsf.setProperties(sqliteProperties());
             dsf.setValidationQuery("SELECT 1");
         } else if (url.startsWith("jdbc:postgresql:")) {
             dsf.setDriverClass("org.postgresql.Driver");
