@@ -1,7 +1,10 @@
 package io.queryapigate.call;
 
 import com.codahale.metrics.Histogram;
+import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
+import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.errors.ApiException;
@@ -12,24 +15,49 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Records how each call ended: one event-log row and the call metrics ({@code calls.status.<status>}, timers per
  * connection and per saved query, {@code calls.rows}). A failure's status and code are the words its HTTP answer
- * uses ({@link DialectErrors}, {@link ApiException}), so the event log and the responses agree.
+ * uses ({@link DialectErrors}, {@link ApiException}), so the event log and the responses agree. Each metric is looked
+ * up in the registry once and then kept here, so a call builds no metric names; timers use a lock-free reservoir.
  */
 public final class CallRecorder {
     private final EventLog events;
     private final MetricRegistry metrics;
     private final Histogram rowsOut;
     private final Clock clock;
+    private final AtomicReferenceArray<Meter> byStatus = new AtomicReferenceArray<>(600);
+    private final ConcurrentMap<String, Timer> byConnection = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Timer> byQuery = new ConcurrentHashMap<>();
 
     public CallRecorder(EventLog events, MetricRegistry metrics, Clock clock) {
         this.events = events;
         this.metrics = metrics;
         this.rowsOut = metrics.histogram("calls.rows");
         this.clock = clock;
+    }
+
+    private Meter statusMeter(int status) {
+        if (status < 0 || status >= byStatus.length()) {
+            return metrics.meter("calls.status." + status);
+        }
+        Meter m = byStatus.get(status);
+        if (m == null) {
+            m = metrics.meter("calls.status." + status); // the registry hands every racer the same meter
+            byStatus.set(status, m);
+        }
+        return m;
+    }
+
+    private Timer timer(ConcurrentMap<String, Timer> timers, String prefix, String name) {
+        Timer t = timers.get(name);
+        return t != null ? t : timers.computeIfAbsent(name, n -> metrics.timer(prefix + n,
+                () -> new Timer(LockFreeExponentiallyDecayingReservoir.builder().build())));
     }
 
     /** A call under way: what is known of it grows as it is resolved; it ends with one record. */
@@ -90,12 +118,12 @@ public final class CallRecorder {
 
         private void record(int status, long rows, long bytes, String errorCode) {
             long nanos = System.nanoTime() - startNanos;
-            metrics.meter("calls.status." + status).mark();
+            statusMeter(status).mark();
             if (connection != null) {
-                metrics.timer("connections." + connection).update(nanos, TimeUnit.NANOSECONDS);
+                timer(byConnection, "connections.", connection).update(nanos, TimeUnit.NANOSECONDS);
             }
             if (queryName != null && queryId != null) {
-                metrics.timer("queries." + queryName).update(nanos, TimeUnit.NANOSECONDS);
+                timer(byQuery, "queries.", queryName).update(nanos, TimeUnit.NANOSECONDS);
             }
             if (status == 200) {
                 rowsOut.update(rows);
