@@ -92,6 +92,8 @@ public final class BenchCli {
         run.addArgument("--gateway-jvm-opts").setDefault("")
                 .help("JVM options added to every QueryAPIGate start, after config/jvm.options (as run.sh's"
                         + " QAG_JAVA_OPTS), e.g. \"-XX:AOTCache=app.aot\"");
+        run.addArgument("--no-aot-cache").action(Arguments.storeTrue())
+                .help("start the gateways without the JDK AOT cache scripts/run.sh keeps (recorded by a first start)");
         run.addArgument("--out").help("results directory (default benchmarks/results/<date>)");
         run.addArgument("--jar").setDefault("service/target/queryapigate.jar").help("QueryAPIGate's fat jar");
         run.addArgument("--with-python").action(Arguments.storeTrue()).help("measure the Python original in --smoke too");
@@ -259,6 +261,8 @@ public final class BenchCli {
                 ns.getInt("stable_windows"), ns.getDouble("stable_tolerance"),
                 smoke ? 10 : ns.getInt("warmup_block_seconds"), smoke ? 2 : ns.getInt("profile_seconds"));
         GatewayJvm.configure(repo, ns.getString("gateway_jvm_opts"));
+        GatewayJvm.aotCache(ns.getBoolean("no_aot_cache") ? null
+                : Files.createTempDirectory("qagb-aot-").resolve("gateway.aot"));
         if (!Files.exists(o.jar())) {
             throw new IllegalStateException(o.jar() + " is missing: ./mvnw -q -B -ntp -pl service -am package"
                     + " -DskipTests");

@@ -11,7 +11,9 @@ import java.util.List;
  * The JVM options every QueryAPIGate start gets, the way scripts/run.sh starts it: {@code
  * --enable-native-access=ALL-UNNAMED}, then the lines of config/jvm.options (one option a line; blank lines and
  * {@code #} comments skipped), then {@code --gateway-jvm-opts} split at whitespace (as run.sh splits
- * {@code QAG_JAVA_OPTS}), so a later option overrides an earlier one.
+ * {@code QAG_JAVA_OPTS}), so a later option overrides an earlier one. Like run.sh, a run keeps a JDK AOT cache
+ * (JEP 483/514/515): its first start records one ({@code -XX:AOTCacheOutput}, written when that JVM exits), every
+ * later start uses it ({@code -XX:AOTCache}).
  */
 final class GatewayJvm {
     static final String OPTIONS_FILE = "config/jvm.options";
@@ -19,6 +21,7 @@ final class GatewayJvm {
 
     private static List<String> options;
     private static String extra = "";
+    private static Path aotCache;
 
     private GatewayJvm() {}
 
@@ -44,6 +47,25 @@ final class GatewayJvm {
             }
         }
         return options;
+    }
+
+    /** Keeps this run's AOT cache at this path (null: none, as with --no-aot-cache or an AOT option of one's own). */
+    static synchronized void aotCache(Path cache) {
+        aotCache = extra.contains("-XX:AOTCache") ? null : cache;
+    }
+
+    /** This run's AOT cache, or null. */
+    static synchronized Path aotCache() {
+        return aotCache;
+    }
+
+    /** The options of one start: {@link #options()}, then the AOT cache's (recorded if missing, else used). */
+    static synchronized List<String> startOptions() {
+        List<String> out = new ArrayList<>(options());
+        if (aotCache != null) {
+            out.add((Files.isRegularFile(aotCache) ? "-XX:AOTCache=" : "-XX:AOTCacheOutput=") + aotCache);
+        }
+        return List.copyOf(out);
     }
 
     /** What --gateway-jvm-opts added ("" for nothing). */

@@ -143,7 +143,8 @@ final class Servers {
             Files.writeString(yml, yaml());
             // as scripts/run.sh starts it: the options of config/jvm.options (and --gateway-jvm-opts)
             List<String> cmd = new ArrayList<>(List.of("taskset", "-c", o.cpus(), javaBin()));
-            cmd.addAll(GatewayJvm.options());
+            List<String> jvm = GatewayJvm.startOptions();
+            cmd.addAll(jvm);
             cmd.addAll(List.of("-jar", jar.toString(), "server", yml.toString()));
             this.process = new ProcessBuilder(dieWithUs(cmd)).directory(dir.toFile()).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("gateway.log").toFile()).start();
@@ -165,7 +166,7 @@ final class Servers {
             described.put("request_threads", o.requestThreads());
             described.put("pool_size", o.poolSize());
             described.put("cpus", o.cpus());
-            described.put("jvm_options", GatewayJvm.options());
+            described.put("jvm_options", jvm);
             if (connections.size() > 1 || !connections.get(0).name().equals("bench")) {
                 Map<String, Object> cs = new LinkedHashMap<>();
                 for (GatewayConnection c : connections) {
@@ -287,6 +288,11 @@ final class Servers {
         @Override
         public void close() {
             Procs.stop(process, 20);
+        }
+
+        /** Stops it and waits up to this long for its exit (a JVM recording an AOT cache writes it as it exits). */
+        void closeWaiting(int graceSeconds) {
+            Procs.stop(process, graceSeconds);
         }
     }
 

@@ -2,6 +2,8 @@ package io.queryapigate.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -20,5 +22,27 @@ class GatewayJvmTest {
     void aDashValueIsJoinedToItsOption() {
         assertThat(BenchCli.joinOptionValues(new String[] {"run", "--gateway-jvm-opts", "-Xmx1g -Xms1g", "--smoke"},
                 "--gateway-jvm-opts")).containsExactly("run", "--gateway-jvm-opts=-Xmx1g -Xms1g", "--smoke");
+    }
+
+    @Test
+    void theFirstStartRecordsTheAotCacheAndLaterStartsUseIt() throws Exception {
+        Path repo = Files.createTempDirectory("qagb-jvm-");
+        Files.createDirectories(repo.resolve("config"));
+        Files.writeString(repo.resolve(GatewayJvm.OPTIONS_FILE), "-Xmx192m\n");
+        Path cache = repo.resolve("gateway.aot");
+        try {
+            GatewayJvm.configure(repo, null);
+            GatewayJvm.aotCache(cache);
+            assertThat(GatewayJvm.startOptions()).endsWith("-Xmx192m", "-XX:AOTCacheOutput=" + cache);
+            Files.writeString(cache, "as the JVM writes it when it exits");
+            assertThat(GatewayJvm.startOptions()).endsWith("-Xmx192m", "-XX:AOTCache=" + cache);
+            GatewayJvm.configure(repo, "-XX:AOTCache=mine.aot");
+            GatewayJvm.aotCache(cache);
+            assertThat(GatewayJvm.aotCache()).as("an AOT option of one's own wins").isNull();
+            assertThat(GatewayJvm.startOptions()).endsWith("-Xmx192m", "-XX:AOTCache=mine.aot");
+        } finally {
+            GatewayJvm.aotCache(null);
+            GatewayJvm.configure(repo, null);
+        }
     }
 }
