@@ -168,12 +168,16 @@ public final class JdbcValues {
      * @return the JDBC type
      */
     public static JDBCType jdbcType(int typeCode) {
-        try {
-            return JDBCType.valueOf(typeCode);
-        } catch (IllegalArgumentException unknownVendorCode) {
-            return JDBCType.OTHER;
+        for (JDBCType t : JDBC_TYPES) {
+            if (t.getVendorTypeNumber() == typeCode) {
+                return t;
+            }
         }
+        return JDBCType.OTHER;
     }
+
+    /** JDBCType.valueOf(int) copies this array on every call; it runs per column of every result. */
+    private static final JDBCType[] JDBC_TYPES = JDBCType.values();
 
     private static List<Object> toList(Object javaArray, Normalizer nested) throws SQLException {
         if (javaArray instanceof byte[] bytes) {
