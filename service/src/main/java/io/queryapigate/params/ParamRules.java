@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.errors.ApiException;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.sql.JDBCType;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -481,18 +480,30 @@ public final class ParamRules {
         };
     }
 
+    /** An optional sign and 1-40 ASCII digits that fit in 64 bits (no regex: this runs for every call's parameters). */
+    private static long parseInteger(String t) {
+        int first = !t.isEmpty() && (t.charAt(0) == '+' || t.charAt(0) == '-') ? 1 : 0;
+        int digits = t.length() - first;
+        if (digits < 1 || digits > 40) {
+            throw new IllegalArgumentException("must be an integer");
+        }
+        for (int i = first; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c < '0' || c > '9') {
+                throw new IllegalArgumentException("must be an integer");
+            }
+        }
+        try {
+            return Long.parseLong(t);
+        } catch (NumberFormatException tooLarge) {
+            throw new IllegalArgumentException("must be a 64-bit integer");
+        }
+    }
+
     static Object coerceText(ParamType type, String s) {
         switch (type) {
             case INT -> {
-                String t = s.strip();
-                if (!t.matches("[+-]?\\d{1,40}")) {
-                    throw new IllegalArgumentException("must be an integer");
-                }
-                BigInteger big = new BigInteger(t.startsWith("+") ? t.substring(1) : t);
-                if (big.bitLength() > 63) {
-                    throw new IllegalArgumentException("must be a 64-bit integer");
-                }
-                return big.longValue();
+                return parseInteger(s.strip());
             }
             case FLOAT -> {
                 String t = s.strip();

@@ -72,6 +72,15 @@ class ParamRulesTest {
                 .containsEntry("id", "must be an integer").containsEntry("f", "must be a number");
         assertThat(refused(() -> rules.resolve(Map.of("id", "1", "f", "Infinity"), null)).errors())
                 .containsEntry("f", "must be a number");
+        assertThat(rules.resolve(Map.of("id", "-9223372036854775808", "f", "1"), null))
+                .containsEntry("id", Long.MIN_VALUE);
+        assertThat(rules.resolve(Map.of("id", " +007 ", "f", "1"), null)).containsEntry("id", 7L);
+        for (String bad : List.of("", "+", "-", "1e3", "0x10", "\u0661\u0662", "1 2", "1".repeat(41))) {
+            assertThat(refused(() -> rules.resolve(Map.of("id", bad, "f", "1"), null)).errors())
+                    .as(bad).containsEntry("id", "must be an integer");
+        }
+        assertThat(refused(() -> rules.resolve(Map.of("id", "1".repeat(40), "f", "1"), null)).errors())
+                .containsEntry("id", "must be a 64-bit integer");
     }
 
     @Test
