@@ -106,6 +106,24 @@ final class NetworkReport {
                         + Report.rate(r.stat(g32, c -> c.path("rps").asDouble())));
     }
 
+    /**
+     * Round trips on the gateway's critical path for a MariaDB query, per round: what the link adds to the gateway's
+     * p50 divided by what it adds to the JDBC client's, whose call is exactly one round trip.
+     */
+    Report.Stat criticalPathTrips(String q) {
+        List<JsonNode> d1 = r.cellsOn("network", "jdbc", "mariadb", q, 1);
+        List<JsonNode> g1 = r.cellsOn("network", "net", "mariadb", q, 1);
+        List<JsonNode> dLoop = r.select("direct", "jdbc", q, null, 1);
+        List<JsonNode> gLoop = r.select("gateway", "main", q, "uniform", 1);
+        Report.Stat direct = r.paired(d1, dLoop, NetworkReport::p50Minus);
+        Report.Stat gateway = r.paired(g1, gLoop, NetworkReport::p50Minus);
+        if (!direct.ok() || !gateway.ok() || direct.median() <= 0) {
+            return direct.ok() ? gateway : direct;
+        }
+        return Report.Stat.of(List.of(gateway.min() / direct.median(), gateway.median() / direct.median(),
+                gateway.max() / direct.median()));
+    }
+
     private static Double p50Minus(JsonNode a, JsonNode b) {
         return a.path("p50_ms").asDouble() - b.path("p50_ms").asDouble();
     }
