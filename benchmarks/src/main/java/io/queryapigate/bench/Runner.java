@@ -12,7 +12,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -459,20 +458,12 @@ final class Runner {
         return d;
     }
 
-    private <T> List<T> rotate(List<T> items, int round) {
-        List<T> out = new ArrayList<>(items);
-        if (!out.isEmpty()) {
-            java.util.Collections.rotate(out, -((round - 1) % out.size()));
-        }
-        return out;
-    }
-
     // ---- block 1: MariaDB directly -------------------------------------------------------------------------------
 
     private void direct(int round) throws Exception {
         Procs.pin(Procs.selfPid(), o.gatewayCpus());
         try (Direct d = new Direct(s, CALLERS)) {
-            for (Workload.Query q : rotate(six(), round)) {
+            for (Workload.Query q : BlockKit.rotate(six(), round)) {
                 for (int threads : List.of(1, CALLERS)) {
                     try {
                         int secs = threads == 1 ? o.singleDuration() : o.duration();
@@ -685,7 +676,7 @@ final class Runner {
             if (o.blocks().contains("gateway") || o.blocks().contains("threads")) {
                 List<Workload.Query> qs = o.blocks().contains("gateway") ? six()
                         : List.of(Workload.byName(queries, "customer"), Workload.byName(queries, "stock_level"));
-                for (Workload.Query q : rotate(qs, round)) {
+                for (Workload.Query q : BlockKit.rotate(qs, round)) {
                     try {
                         measure("gateway", round, g, q.name(), "uniform", CALLERS, o.duration(), true, false, null);
                         if (o.blocks().contains("gateway")) {
@@ -698,7 +689,7 @@ final class Runner {
                 }
             }
             if (o.blocks().contains("skew")) {
-                for (String dist : rotate(List.of("uniform", "zipf"), round)) {
+                for (String dist : BlockKit.rotate(List.of("uniform", "zipf"), round)) {
                     try {
                         measure("skew", round, g, "order_status", dist, CALLERS, o.duration(), true, true, null);
                     } catch (Exception e) {
@@ -886,14 +877,14 @@ final class Runner {
     }
 
     private void threads(int round) throws Exception {
-        for (int n : rotate(o.threadPools(), round)) {
+        for (int n : BlockKit.rotate(o.threadPools(), round)) {
             String label = "platform-" + n;
             List<Workload.Query> qs =
                     List.of(Workload.byName(queries, "customer"), Workload.byName(queries, "stock_level"));
             try {
                 Servers.JavaGateway g = (Servers.JavaGateway) server("threads", round, label, qs,
                         () -> startJava(label, "5s", false, n, null));
-                for (Workload.Query q : rotate(qs, round)) {
+                for (Workload.Query q : BlockKit.rotate(qs, round)) {
                     try {
                         measure("threads", round, g, q.name(), "uniform", CALLERS, o.duration(), true, false,
                                 new ActiveSampler(g));
@@ -934,7 +925,7 @@ final class Runner {
         }
         // on block 2's warm gateway, one cached query per distribution: nothing else calls them, and the rounds are
         // minutes apart, so every entry the last round left (30 s) has expired: each cell starts with an empty cache
-        for (String dist : rotate(List.of("uniform", "zipf"), round)) {
+        for (String dist : BlockKit.rotate(List.of("uniform", "zipf"), round)) {
             try {
                 measure("skew", round, g, Workload.cached(dist), dist, CALLERS, o.duration(), false, true, null);
             } catch (Exception e) {
@@ -976,14 +967,14 @@ final class Runner {
                 new Py(new Servers.PythonOptions("py-cache-2t", 2, 5.0, o.gatewayCpus()), all),
                 new Py(new Servers.PythonOptions("py-cache-1t", 1, 5.0, o.gatewayCpus()),
                         List.of("customer", "stock_level")));
-        for (Py p : rotate(configs, round)) {
+        for (Py p : BlockKit.rotate(configs, round)) {
             List<Workload.Query> qs = p.queries().stream().map(n -> Workload.byName(queries, n)).toList();
             // started each round (a second, and no JIT to warm), so its connections are held only during its block
             try (Servers.PythonGateway g = new Servers.PythonGateway(o.venv(), work, p.opts(), s, queries)) {
                 kit.describe("python", round, g);
                 kit.sanity(g, qs);
                 startWarmup(g, qs);
-                for (Workload.Query q : rotate(qs, round)) {
+                for (Workload.Query q : BlockKit.rotate(qs, round)) {
                     try {
                         measure("python", round, g, q.name(), "uniform", CALLERS, o.duration(), true, false, null);
                     } catch (Exception e) {
