@@ -1,5 +1,6 @@
 package io.queryapigate.bench;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,7 +20,19 @@ final class Direct implements AutoCloseable {
     private final List<Connection> connections = new ArrayList<>();
 
     record Result(long calls, double seconds, double rps, double p50ms, double p99ms, double p999ms,
-            double cpuSeconds, long errors) {}
+            double cpuSeconds, long errors) {
+
+        /** A cell's load figures: calls, throughput, latency percentiles, errors. */
+        void writeTo(ObjectNode c) {
+            c.put("requests", calls);
+            c.put("seconds", Tpcc.round3(seconds));
+            c.put("rps", Tpcc.round3(rps));
+            c.put("p50_ms", p50ms);
+            c.put("p99_ms", p99ms);
+            c.put("p999_ms", p999ms);
+            c.put("errors", errors);
+        }
+    }
 
     /** Opens one client connection (MariaDB's or PostgreSQL's reader). */
     interface Connector {

@@ -475,13 +475,7 @@ final class Runner {
                         Direct.Result r = d.run(q, draws.get("uniform"), threads, secs);
                         Map<String, Long> st = delta(st0, dbStatus());
                         ObjectNode c = cell("direct", round, "jdbc", q.name(), threads);
-                        c.put("requests", r.calls());
-                        c.put("seconds", Tpcc.round3(r.seconds()));
-                        c.put("rps", Tpcc.round3(r.rps()));
-                        c.put("p50_ms", r.p50ms());
-                        c.put("p99_ms", r.p99ms());
-                        c.put("p999_ms", r.p999ms());
-                        c.put("errors", r.errors());
+                        r.writeTo(c);
                         cpu(c, null, Procs.cpuSeconds(dbPid) - db0, r.cpuSeconds(), r.seconds());
                         c.put("questions_per_call", Tpcc.round3((st.get("Questions") - 1.0) / r.calls()));
                         results.write(c);
@@ -638,16 +632,7 @@ final class Runner {
         Map<String, Long> st = delta(st0, dbStatus());
         ObjectNode c = cell(block, round, g.label(), query, callers);
         c.put("dist", dist);
-        c.put("requests", r.requests());
-        c.put("seconds", Tpcc.round3(r.seconds()));
-        c.put("rps", Tpcc.round3(r.rps()));
-        c.put("p50_ms", r.p50ms());
-        c.put("p90_ms", r.p90ms());
-        c.put("p99_ms", r.p99ms());
-        c.put("p999_ms", r.p999ms());
-        c.put("mean_ms", Tpcc.round3(r.meanMs()));
-        c.put("errors", r.errors());
-        c.put("non_2xx", r.non2xx());
+        r.writeTo(c);
         if (count) {
             c.put("cache_hits", r.cacheHits());
             c.put("cache_misses", r.cacheMisses());

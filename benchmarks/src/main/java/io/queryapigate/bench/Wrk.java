@@ -1,6 +1,7 @@
 package io.queryapigate.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -15,7 +16,22 @@ final class Wrk {
 
     record Result(long requests, double seconds, double rps, double p50ms, double p90ms, double p99ms, double p999ms,
             double meanMs, long errors, long non2xx, long cacheHits, long cacheMisses, double cpuSeconds,
-            String raw) {}
+            String raw) {
+
+        /** A cell's load figures: requests, throughput, latency percentiles, errors. */
+        void writeTo(ObjectNode c) {
+            c.put("requests", requests);
+            c.put("seconds", Tpcc.round3(seconds));
+            c.put("rps", Tpcc.round3(rps));
+            c.put("p50_ms", p50ms);
+            c.put("p90_ms", p90ms);
+            c.put("p99_ms", p99ms);
+            c.put("p999_ms", p999ms);
+            c.put("mean_ms", Tpcc.round3(meanMs));
+            c.put("errors", errors);
+            c.put("non_2xx", non2xx);
+        }
+    }
 
     Wrk(Path runDir, String cpus) throws IOException {
         this.cpus = cpus;
