@@ -15,10 +15,12 @@ public class ApiExceptionMapper implements ExceptionMapper<ApiException> {
     public Response toResponse(ApiException e) {
         if (e.retryAfterSeconds() > 0) {
             String requestId = request == null ? "" : io.queryapigate.http.RequestIds.of(request);
-            return Response.status(e.status()).type(jakarta.ws.rs.core.MediaType.APPLICATION_JSON_TYPE)
+            Response.ResponseBuilder r = Response.status(e.status())
+                    .type(jakarta.ws.rs.core.MediaType.APPLICATION_JSON_TYPE)
                     .header("Retry-After", e.retryAfterSeconds())
-                    .entity(new ErrorBody(e.getMessage(), e.code(), requestId, null, e.retryAfterSeconds()))
-                    .build();
+                    .entity(new ErrorBody(e.getMessage(), e.code(), requestId, null, e.retryAfterSeconds()));
+            ErrorResponses.closeIfBodyUnread(request, r);
+            return r.build();
         }
         return ErrorResponses.of(request, e.status(), e.code(), e.getMessage(), e.errors());
     }

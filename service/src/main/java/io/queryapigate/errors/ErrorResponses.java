@@ -4,6 +4,7 @@ import io.queryapigate.http.RequestIds;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.io.IOException;
 import java.util.Map;
 
 /** Builds error responses in the envelope, with the request's id. */
@@ -19,7 +20,26 @@ public final class ErrorResponses {
         if (status == 401) {
             builder.header("WWW-Authenticate", "ApiKey realm=\"queryapigate\"");
         }
+        closeIfBodyUnread(request, builder);
         return builder.build();
+    }
+
+    /**
+     * Ends the connection after a refusal that came before the request's body was read (a missing key, a rate
+     * limit): Jetty would close it anyway once the answer is out, when the body has not all arrived, but without
+     * saying so, and a client that sent the next request on it would read nothing.
+     */
+    static void closeIfBodyUnread(HttpServletRequest request, Response.ResponseBuilder builder) {
+        if (request == null || (request.getContentLengthLong() <= 0 && request.getHeader("Transfer-Encoding") == null)) {
+            return;
+        }
+        try {
+            if (!request.getInputStream().isFinished()) {
+                builder.header("Connection", "close");
+            }
+        } catch (IOException | IllegalStateException e) {
+            builder.header("Connection", "close");
+        }
     }
 
     public static String defaultCode(int status) {
