@@ -137,7 +137,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new HealthResource(version(), clock));
         jersey.register(new QueryResource(queries, callLimits.paging()));
         jersey.register(new ExecuteSqlResource(queries, callLimits.paging()));
-        jersey.register(new QueriesResource(savedQueries, store.history()));
+        jersey.register(new QueriesResource(savedQueries, store.history(), events));
         jersey.register(new ApiKeysResource(store.keys(), cache, connections, mapper, clock,
                 config.getSecurity().getMaskingKey() != null && !config.getSecurity().getMaskingKey().isBlank()));
     }

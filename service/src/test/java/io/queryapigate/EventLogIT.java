@@ -3,6 +3,8 @@ package io.queryapigate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.queryapigate.events.EventLog;
 import io.queryapigate.store.EventRow;
@@ -49,6 +51,25 @@ class EventLogIT {
         long refused = store.withHandle(h -> h.createQuery("SELECT count(*) FROM events WHERE status = 403")
                 .mapTo(Long.class).one());
         assertThat(refused).isEqualTo(10);
+    }
+
+    @Test
+    void theHistoryHoldsTheRunsStillQueuedInThisProcess() throws Exception {
+        Path config = TestingConfig.write(TestingConfig.demoConnection(), TestingConfig.filmSeed());
+        DropwizardTestSupport<GatewayConfiguration> app = new DropwizardTestSupport<>(GatewayApplication.class,
+                config.toString(), ConfigOverride.config("events.flushInterval", "10 minutes"));
+        app.before();
+        try {
+            Http http = new Http("http://127.0.0.1:" + app.getLocalPort());
+            for (int i = 1; i <= 3; i++) {
+                assertThat(http.get("/q/film?film_id=" + i, TestingConfig.ADMIN_KEY).status()).isEqualTo(200);
+            }
+            // the writer sleeps for ten minutes: only a flush before the read puts the runs in the answer
+            JsonNode history = http.get("/api/v1/queries/film/history", TestingConfig.ADMIN_KEY).json();
+            assertThat(history.get("items")).hasSize(3);
+        } finally {
+            app.after();
+        }
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.queries.SavedQueries;
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.events.EventLog;
 import io.queryapigate.store.HistoryDao;
 import io.queryapigate.store.QueryVersionRow;
 import io.queryapigate.store.RunRow;
@@ -41,10 +42,12 @@ public class QueriesResource {
 
     private final SavedQueries saved;
     private final HistoryDao history;
+    private final EventLog events;
 
-    public QueriesResource(SavedQueries saved, HistoryDao history) {
+    public QueriesResource(SavedQueries saved, HistoryDao history, EventLog events) {
         this.saved = saved;
         this.history = history;
+        this.events = events;
     }
 
     @GET
@@ -140,6 +143,7 @@ public class QueriesResource {
         if (size < 1 || size > 1000) {
             throw ApiException.badRequest("invalid_limit", "limit must be between 1 and 1000.");
         }
+        events.flushAll(); // the runs still queued in this process are in the answer, as in the Python original
         List<RunRow> runs = history.page(q.id(), version, status, keyId, time(since, "since", 0),
                 time(until, "until", Long.MAX_VALUE), cursor == null ? Long.MAX_VALUE : cursor, size + 1);
         ObjectNode out = JSON.objectNode();
