@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -149,7 +150,7 @@ record Corpus(Map<String, List<Step>> setups, List<Step> cases) {
             throw new IllegalArgumentException(id + ": side is python or jvm, with a 'why'");
         }
         List<String> setup = n.has("setup") ? strings(n.get("setup")) : areaSetup;
-        return new Step(id, area, text(n, "method", "GET").toUpperCase(java.util.Locale.ROOT), text(n, "path", null),
+        return new Step(id, area, text(n, "method", "GET").toUpperCase(Locale.ROOT), text(n, "path", null),
                 List.copyOf(query), stringMap(n.path("headers")), n.get("body"), text(n, "raw_body", null),
                 text(n, "content_type", null), text(n, "key", "admin"), text(n, "auth", "x-api-key"),
                 stringMap(n.path("save")), setup, strings(n.path("unordered")), strings(n.path("only")),

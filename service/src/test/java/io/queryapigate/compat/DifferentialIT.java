@@ -8,7 +8,6 @@ import io.queryapigate.GatewayApplication;
 import io.queryapigate.GatewayConfiguration;
 import io.queryapigate.dialect.testkit.PythonOriginal;
 import io.queryapigate.testing.TestingConfig;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -91,8 +90,7 @@ class DifferentialIT {
         }
     }
 
-    private static void replay(Corpus corpus, Registry registry, Report report, Side py, Side jvm)
-            throws IOException {
+    private static void replay(Corpus corpus, Registry registry, Report report, Side py, Side jvm) {
         Set<String> done = new HashSet<>();
         for (Corpus.Step step : corpus.cases()) {
             for (String setup : step.setup()) {

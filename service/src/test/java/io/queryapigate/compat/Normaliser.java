@@ -71,7 +71,8 @@ final class Normaliser {
             }
         }
         if (a.body().length == 0) {
-            headers.remove("content-type"); // of nothing
+            // what a body is and how a browser may show it mean nothing without one (a 204, a 304)
+            headers.keySet().removeAll(List.of("content-type", "content-security-policy", "referrer-policy"));
         }
         String contentType = headers.getOrDefault("content-type", "");
         JsonNode json = Bodies.decode(contentType, a.body());
