@@ -13,10 +13,17 @@ public final class ErrorResponses {
 
     public static Response of(HttpServletRequest request, int status, String code, String message,
             Map<String, String> errors) {
+        return of(request, status, code, message, errors, Map.of());
+    }
+
+    /** As {@link #of(HttpServletRequest, int, String, String, Map)}, with details beside {@code error}. */
+    public static Response of(HttpServletRequest request, int status, String code, String message,
+            Map<String, String> errors, Map<String, Object> extra) {
         String requestId = request == null ? "" : RequestIds.of(request);
         Response.ResponseBuilder builder = Response.status(status)
                 .type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(new ErrorBody(message, code, requestId, errors == null || errors.isEmpty() ? null : errors));
+                .entity(new ErrorBody(message, code, requestId, errors == null || errors.isEmpty() ? null : errors,
+                        null, extra));
         if (status == 401) {
             builder.header("WWW-Authenticate", "ApiKey realm=\"queryapigate\"");
         }
