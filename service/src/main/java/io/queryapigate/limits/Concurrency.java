@@ -15,10 +15,20 @@ import java.util.concurrent.ConcurrentMap;
  * stream, at least an hour) plus a margin, so a slot never released cannot lock a key out.
  */
 public final class Concurrency {
-    private static final long MARGIN_NANOS = Duration.ofSeconds(30).toNanos();
     private static final long STREAM_LEASE_NANOS = Duration.ofHours(1).toNanos();
 
     private final ConcurrentMap<Long, Running> byKey = new ConcurrentHashMap<>();
+    private final long marginNanos;
+
+    /** Leases of the call's time limit plus 30 seconds. */
+    public Concurrency() {
+        this(Duration.ofSeconds(30));
+    }
+
+    /** Leases of the call's time limit plus {@code margin}. */
+    Concurrency(Duration margin) {
+        this.marginNanos = margin.toNanos();
+    }
 
     /** A call's place among its key's running calls; releasing it twice is harmless. */
     public interface Slot {
@@ -39,7 +49,7 @@ public final class Concurrency {
         if (max == null || caller.admin()) {
             return Slot.NONE;
         }
-        long lease = Math.max(timeLimit.toNanos(), stream ? STREAM_LEASE_NANOS : 0) + MARGIN_NANOS;
+        long lease = Math.max(timeLimit.toNanos(), stream ? STREAM_LEASE_NANOS : 0) + marginNanos;
         Running running = byKey.computeIfAbsent(caller.keyId(), k -> new Running());
         Slot slot = running.tryAcquire(max, System.nanoTime() + lease);
         if (slot == null) {
