@@ -54,6 +54,9 @@ final class SettingsReport {
                                 "QUERYAPIGATE_TRUST_PROXY", "security.trustedProxies",
                                 security.getTrustedProxies().isEmpty() ? "none"
                                         : String.join(", ", security.getTrustedProxies()), "none"),
+                        SettingsView.row("HTTPS only (HSTS)", "Strict-Transport-Security on answers over HTTPS.",
+                                "QUERYAPIGATE_HSTS_MAX_AGE", "security.hstsMaxAge", security.getHstsMaxAge() <= 0
+                                        ? "off" : "max-age=" + security.getHstsMaxAge(), "off"),
                         SettingsView.row("Metrics token", "Credentials for the admin port (metrics, health checks).",
                                 "QUERYAPIGATE_METRICS_TOKEN", "adminAuth", c.getAdminAuth() == null
                                         ? "not set - the admin port is open" : "HTTP Basic",
@@ -88,12 +91,16 @@ final class SettingsReport {
                         SettingsView.row("Store connections", "Pooled store connections.", "", "store.maxConnections",
                                 Integer.toString(c.getStore().getMaxConnections()),
                                 Integer.toString(new StoreConfig().getMaxConnections())))),
-                new Section("traffic", "Rate limits", "Per-client throttling.", List.of(
+                new Section("traffic", "Rate limits & CORS", "Per-client throttling and browser origins allowed to"
+                        + " call the API.", List.of(
                         SettingsView.row("Rate limit", "Calls per client address.", "QUERYAPIGATE_RATE_LIMIT",
                                 "limits.perAddress", limits.getPerAddress() == null ? "off" : limits.getPerAddress(),
                                 "off"),
                         SettingsView.row("Counted", "Where rate limits, quotas and the response cache are shared.", "",
-                                "redis.url", redis == null ? "in this process" : "in Redis", "in this process"))),
+                                "redis.url", redis == null ? "in this process" : "in Redis", "in this process"),
+                        SettingsView.row("CORS origins", "Browser origins allowed to call the API.",
+                                "QUERYAPIGATE_CORS_ORIGINS", "security.corsOrigins", security.getCorsOrigins().isEmpty()
+                                        ? "off" : String.join(", ", security.getCorsOrigins()), "off"))),
                 new Section("history", "Run history", "What each call leaves behind, and for how long.", List.of(
                         SettingsView.row("History limit", "Runs kept per saved-query version.",
                                 "QUERYAPIGATE_HISTORY_LIMIT", "events.historyPerVersion",

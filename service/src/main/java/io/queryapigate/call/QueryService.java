@@ -110,7 +110,7 @@ public final class QueryService {
         }
         OutputRequest out = request.output();
         return request.withOutput(new OutputRequest(out.format(), Optional.of(new PageRequest(page.get().page(),
-                maxRows)), out.stream(), out.baseName()));
+                maxRows, page.get().asked())), out.stream(), out.baseName()));
     }
 
     private CheckedStatement savedQuery(CallRequest request, CallRecorder.Call call) {

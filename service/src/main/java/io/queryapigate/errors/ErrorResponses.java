@@ -13,17 +13,23 @@ public final class ErrorResponses {
 
     public static Response of(HttpServletRequest request, int status, String code, String message,
             Map<String, String> errors) {
-        return of(request, status, code, message, errors, Map.of());
+        return of(request, status, code, message, null, errors);
     }
 
-    /** As {@link #of(HttpServletRequest, int, String, String, Map)}, with details beside {@code error}. */
-    public static Response of(HttpServletRequest request, int status, String code, String message,
+    /** An error with the database's own message as {@code detail}. */
+    public static Response of(HttpServletRequest request, int status, String code, String message, String detail,
+            Map<String, String> errors) {
+        return of(request, status, code, message, detail, errors, Map.of());
+    }
+
+    /** An error with {@code detail}, bad fields, and other details beside {@code error} ({@code extra}). */
+    public static Response of(HttpServletRequest request, int status, String code, String message, String detail,
             Map<String, String> errors, Map<String, Object> extra) {
         String requestId = request == null ? "" : RequestIds.of(request);
         Response.ResponseBuilder builder = Response.status(status)
                 .type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(new ErrorBody(message, code, requestId, errors == null || errors.isEmpty() ? null : errors,
-                        null, extra));
+                .entity(new ErrorBody(message, code, detail, requestId,
+                        errors == null || errors.isEmpty() ? null : errors, null, extra));
         if (status == 401) {
             builder.header("WWW-Authenticate", "ApiKey realm=\"queryapigate\"");
         }
@@ -64,7 +70,7 @@ public final class ErrorResponses {
             case 429 -> "rate_limited";
             case 502 -> "upstream_failed";
             case 503 -> "unavailable";
-            case 504 -> "timeout";
+            case 504 -> "query_timeout";
             default -> status >= 500 ? "internal_error" : "invalid_request";
         };
     }
