@@ -3,9 +3,11 @@ package io.queryapigate.compat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -20,19 +22,44 @@ import org.dhatim.fastexcel.reader.Row;
 import org.dhatim.fastexcel.reader.Sheet;
 
 /**
- * Binary bodies as JSON, so they are compared value by value: an XLSX workbook as its sheets' cell texts, a Parquet
- * file as its columns' types (as DuckDB reads them) and its rows' values as text.
+ * Bodies as JSON, so they are compared value by value: an XLSX workbook as its sheets' cell texts, a Parquet file as
+ * its columns' types (as DuckDB reads them) and its rows' values as text, NDJSON as the array of its lines and YAML
+ * as the data it holds (how the text is spaced or quoted means nothing to a reader of either).
  */
 final class Bodies {
     private Bodies() {}
 
-    /** The body decoded, when it is an XLSX workbook or a Parquet file (by their magic bytes); else null. */
+    private static final YAMLMapper YAML = YAMLMapper.builder()
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .nodeFactory(com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true)).build();
+
+    /**
+     * The body decoded, when it is an XLSX workbook or a Parquet file (by their magic bytes), NDJSON or YAML (by
+     * their content type); else null.
+     */
     static JsonNode decode(String contentType, byte[] body) {
         if (startsWith(body, "PAR1")) {
             return parquet(body);
         }
         if (startsWith(body, "PK\u0003\u0004") && contentType.contains("spreadsheet")) {
             return xlsx(body);
+        }
+        String text = new String(body, StandardCharsets.UTF_8);
+        try {
+            if (contentType.contains("ndjson")) {
+                ArrayNode lines = Normaliser.MAPPER.createArrayNode();
+                for (String line : text.split("\n")) {
+                    if (!line.isBlank()) {
+                        lines.add(Normaliser.MAPPER.readTree(line));
+                    }
+                }
+                return lines;
+            }
+            if (contentType.contains("yaml")) {
+                return YAML.readTree(text);
+            }
+        } catch (IOException e) {
+            return null; // compared as text
         }
         return null;
     }
