@@ -95,7 +95,8 @@ public final class QueryService {
         int ttl = q.version().cacheTtl();
         String cacheKey = ttl > 0 && verdict.isRead() && !request.output().stream()
                 ? CachedAnswers.key(q, connectionName, values, mask, request.output()) : null;
-        return new CheckedStatement(connection, q.sql().jdbcSql(), parameters, verdict, timeout, mask, cacheKey, ttl);
+        return new CheckedStatement(connection, q.sql().jdbcSql(), parameters, verdict, timeout, mask, cacheKey, ttl,
+                cacheKey == null ? null : CachedAnswers.about(q, connectionName, request.output()));
     }
 
     private CheckedStatement adHoc(CallRequest request) {
@@ -114,7 +115,7 @@ public final class QueryService {
         List<Parameter> parameters = ParamRules.bindAdHoc(text.markers(), request.jsonParams());
         Duration timeout = Timeouts.effective(connection.timeout(), request.timeout());
         return new CheckedStatement(connection, text.jdbcSql(), parameters, verdict, timeout,
-                maskPlan(caller, connection, verdict), null, 0);
+                maskPlan(caller, connection, verdict), null, 0, null);
     }
 
     private Masking.Plan maskPlan(Caller caller, Connection connection, GuardResult verdict) {
