@@ -31,6 +31,7 @@ import io.queryapigate.cache.CacheEntries;
 import io.queryapigate.cache.ResponseCache;
 import io.queryapigate.collections.PostmanExport;
 import io.queryapigate.collections.QueryCollections;
+import io.queryapigate.examples.Examples;
 import io.queryapigate.history.RunHistory;
 import io.queryapigate.queries.Definition;
 import io.queryapigate.queries.Definitions;
@@ -53,6 +54,7 @@ import io.queryapigate.limits.Limits;
 import io.queryapigate.resources.ApiKeysResource;
 import io.queryapigate.resources.CacheEntriesResource;
 import io.queryapigate.resources.CollectionsResource;
+import io.queryapigate.resources.ExamplesResource;
 import io.queryapigate.resources.ExecuteSqlResource;
 import io.queryapigate.resources.HealthResource;
 import io.queryapigate.resources.HistoryResource;
@@ -130,6 +132,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         SavedQueries savedQueries = new SavedQueries(store, cache, new Definitions(guarding, connections, maxSql),
                 events, mapper, clock);
         seed(config, savedQueries);
+        Examples examples = new Examples(store, savedQueries, connections, cache, mapper, clock, home);
+        examples.restore();
 
         registerAdmin(config, environment);
         environment.servlets().addFilter("request-id",
@@ -158,6 +162,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new HistoryResource(history));
         jersey.register(new CacheEntriesResource(new CacheEntries(responses, clock)));
         jersey.register(new CollectionsResource(collections, new PostmanExport(collections, savedQueries)));
+        jersey.register(new ExamplesResource(examples));
         jersey.register(new ApiKeysResource(store.keys(), cache, connections, mapper, clock,
                 config.getSecurity().getMaskingKey() != null && !config.getSecurity().getMaskingKey().isBlank()));
     }
