@@ -41,7 +41,7 @@ class HistoryApiIT {
         assertThat(http.post("/execute_sql", reader, Http.json(Map.of("sql", "SELECT 1 AS one",
                 "connection_name", "demo"))).status()).isEqualTo(200);
         assertThat(http.post("/execute_sql", ADMIN, Http.json(Map.of("sql", "SELECT * FROM no_such_table",
-                "connection_name", "demo"))).status()).isEqualTo(400);
+                "connection_name", "demo"))).status()).isEqualTo(500);
     }
 
     private static JsonNode items(String query) {
@@ -62,6 +62,8 @@ class HistoryApiIT {
         assertThat(adhocError.get("kind").asText()).isEqualTo("adhoc");
         assertThat(adhocError.get("query").isNull()).isTrue();
         assertThat(adhocError.get("status").asText()).isEqualTo("error");
+        assertThat(adhocError.get("code").asText()).isEqualTo("query_failed");
+        assertThat(adhocError.get("http_status").asInt()).isEqualTo(500);
         assertThat(adhocError.get("key_name").asText()).isEqualTo("admin");
         assertThat(adhocError.get("transport").asText()).isEqualTo("rest");
         assertThat(adhocError.get("connection_name").asText()).isEqualTo("demo");
@@ -121,7 +123,7 @@ class HistoryApiIT {
     void aQuerysHistoryAndItsCounts() {
         JsonNode runs = http.get("/api/v1/queries/film/history", ADMIN).json();
         assertThat(runs.get("items")).hasSize(3);
-        assertThat(runs.get("items").get(0).get("code").asText()).isEqualTo("invalid_parameters");
+        assertThat(runs.get("items").get(0).get("code").asText()).isEqualTo("param_invalid");
         assertThat(runs.get("items").get(0).get("connection_name").asText()).isEqualTo("demo");
         assertThat(http.get("/api/v1/queries/film/history?key=history-reader&status=success", ADMIN).json()
                 .get("items")).hasSize(1);

@@ -111,7 +111,7 @@ class PostgresStoreIT {
         com.fasterxml.jackson.databind.JsonNode runs = a().get("/api/v1/queries/pg%20tagged/history?status=error",
                 ADMIN).json().get("items");
         assertThat(runs).hasSize(1);
-        assertThat(runs.get(0).get("code").asText()).isEqualTo("invalid_parameters");
+        assertThat(runs.get(0).get("code").asText()).isEqualTo("param_invalid");
         assertThat(a().get("/api/v1/queries/pg%20tagged/history?status=success&version=2&key=admin&limit=2", ADMIN)
                 .json().get("next_cursor").isTextual()).isTrue();
         assertThat(a().get("/api/v1/history?kind=adhoc&query=&since=2020-01-01", ADMIN).json().get("items").size())
