@@ -226,7 +226,8 @@ class QueriesApiIT {
         http.patch("/api/v1/queries/etagged", ADMIN, "{\"tags\": [\"a\"]}").assertRefused(400, "unknown_field");
         http.patch("/api/v1/queries/etagged", ADMIN, "{\"collection\": \"Bad\"}").assertRefused(400, "invalid_name");
         http.patch("/api/v1/queries/etagged", ADMIN, "[]").assertRefused(400, "invalid_body");
-        http.patch("/api/v1/queries/nope", ADMIN, "{}").assertRefused(404, "query_not_found");
+        http.patch("/api/v1/queries/nope", ADMIN, "[]").assertRefused(404, "query_not_found");
+        http.request("DELETE", "/api/v1/queries/nope", ADMIN, null).assertRefused(404, "query_not_found");
     }
 
     @Test
@@ -270,6 +271,18 @@ class QueriesApiIT {
                 .isNull()).as("no older version: unpublished, never a newer draft").isTrue();
         assertThat(http.delete("/api/v1/queries/shrinking/versions/3", ADMIN).status()).isEqualTo(204);
         http.get("/api/v1/queries/shrinking", ADMIN).assertRefused(404, "query_not_found");
+    }
+
+    @Test
+    void aQueryNamedLikeARouteIsStillReachable() {
+        assertThat(create("name", "validate", "sql", "SELECT 1 AS one", "connection_name", "demo", "publish", true)
+                .status()).isEqualTo(201);
+        Reply detail = http.get("/api/v1/queries/validate", ADMIN);
+        assertThat(detail.status()).as(detail.body()).isEqualTo(200);
+        assertThat(detail.json().get("name").asText()).isEqualTo("validate");
+        assertThat(http.patch("/api/v1/queries/validate", ADMIN, "{\"collection\": \"x\"}").status()).isEqualTo(200);
+        assertThat(http.get("/q/validate", ADMIN).status()).isEqualTo(200);
+        assertThat(http.request("DELETE", "/api/v1/queries/validate", ADMIN, null).status()).isEqualTo(204);
     }
 
     @Test

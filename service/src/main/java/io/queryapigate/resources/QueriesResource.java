@@ -215,10 +215,14 @@ public class QueriesResource {
         }
     }
 
-    /** 412 when {@code If-Match} names another state of the query than the current one. */
+    /**
+     * 404 when the query does not exist (before the body is looked at, as in the original), 412 when {@code If-Match}
+     * names another state of it than the current one.
+     */
     private void checkIfMatch(String name, String ifMatch) {
+        String current = views.etag(name);
         if (ifMatch != null && !ifMatch.isBlank() && !ifMatch.strip().equals("*")
-                && !ifMatch.strip().equals(views.etag(name))) {
+                && !ifMatch.strip().equals(current)) {
             throw new ApiException(412, "precondition_failed", "This query changed since you loaded it - reload it"
                     + " and try again");
         }
