@@ -74,7 +74,7 @@ public final class QueryViews {
     /** One query's detail, read now. */
     public ObjectNode detail(String name) {
         SavedQueryRow q = saved.get(name);
-        return detail(q, saved.versions(q.id()), saved.lastRuns().get(q.id()), saved.exampleNames().contains(name),
+        return detail(q, saved.versions(q.id()), saved.lastRun(q.id()), saved.exampleNames().contains(name),
                 saved.runCounts(q.id()));
     }
 

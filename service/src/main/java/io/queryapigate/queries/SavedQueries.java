@@ -277,6 +277,12 @@ public final class SavedQueries {
         return store.history().lastRuns();
     }
 
+    /** When one query last ran (the runs still queued included), or null. */
+    public Long lastRun(long queryId) {
+        events.flushAll();
+        return store.history().lastRun(queryId);
+    }
+
     /** How many runs of each version of one query are kept, by version (the runs still queued included). */
     public Map<Integer, Long> runCounts(long queryId) {
         events.flushAll();

@@ -53,6 +53,10 @@ public interface HistoryDao {
     @ValueColumn("last")
     Map<Long, Long> lastRuns();
 
+    /** When one saved query last ran, or null. */
+    @SqlQuery("SELECT MAX(at_ms) FROM run_history WHERE query_id = :queryId")
+    Long lastRun(@Bind("queryId") long queryId);
+
     /** How many runs of each version of one query are kept, by version. */
     @SqlQuery("SELECT version, COUNT(*) AS n FROM run_history WHERE query_id = :queryId GROUP BY version")
     @KeyColumn("version")
