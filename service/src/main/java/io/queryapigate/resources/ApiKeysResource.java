@@ -316,8 +316,10 @@ public class ApiKeysResource {
         ObjectNode o = mapper.createObjectNode();
         o.set("max_concurrent", mapper.valueToTree(g.maxConcurrent()));
         BigDecimal own = g.queryTimeout();
-        BigDecimal serverTimeout = BigDecimal.valueOf(server.queryTimeoutSeconds());
-        o.set("query_timeout", seconds(own == null || own.compareTo(serverTimeout) > 0 ? serverTimeout : own));
+        // as the original's min(own, server): the key's own as written, or the server's as a float (30.0)
+        boolean ownIsLower = own != null && own.doubleValue() < server.queryTimeoutSeconds();
+        o.set("query_timeout", ownIsLower ? seconds(own)
+                : mapper.getNodeFactory().numberNode(server.queryTimeoutSeconds()));
         ObjectNode rows = o.putObject("max_rows");
         Integer maxRows = g.maxRows();
         rows.put("page", maxRows == null ? server.maxPageSize() : Math.min(maxRows, server.maxPageSize()));
