@@ -5,7 +5,6 @@ import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
-import java.util.List;
 
 /**
  * The headers every answer gets unless its route set them: {@code X-Content-Type-Options: nosniff}; for anything
@@ -28,15 +27,22 @@ public final class SecurityHeaders implements ContainerResponseFilter {
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
         MultivaluedMap<String, Object> h = response.getHeaders();
-        h.putIfAbsent("X-Content-Type-Options", List.of("nosniff"));
+        setDefault(h, "X-Content-Type-Options", "nosniff");
         MediaType type = response.getMediaType();
         if (type == null || !type.isCompatible(MediaType.TEXT_HTML_TYPE)) {
-            h.putIfAbsent("Content-Security-Policy", List.of(API_CSP));
-            h.putIfAbsent("Referrer-Policy", List.of("no-referrer"));
+            setDefault(h, "Content-Security-Policy", API_CSP);
+            setDefault(h, "Referrer-Policy", "no-referrer");
         }
-        h.putIfAbsent("Cache-Control", List.of("no-store"));
+        setDefault(h, "Cache-Control", "no-store");
         if (hsts != null && request.getSecurityContext().isSecure()) {
-            h.putIfAbsent("Strict-Transport-Security", List.of(hsts));
+            setDefault(h, "Strict-Transport-Security", hsts);
+        }
+    }
+
+    /** Sets a header the route did not set, in a list later filters may still add to. */
+    private static void setDefault(MultivaluedMap<String, Object> h, String name, String value) {
+        if (!h.containsKey(name)) {
+            h.putSingle(name, value);
         }
     }
 }
