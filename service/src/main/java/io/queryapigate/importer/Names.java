@@ -1,0 +1,49 @@
+package io.queryapigate.importer;
+
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Names as this gateway spells them. The original also allows spaces and any script's letters in query, key and
+ * connection names ({@code [\w .-]}); here a name is 1-100 ASCII letters, digits, {@code .}, {@code _} or {@code -},
+ * starting with a letter or digit. Anything else becomes {@code _}.
+ */
+final class Names {
+    static final Pattern VALID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+    /** Key names this gateway keeps for itself (the audit trail's actors). */
+    static final Set<String> RESERVED_KEYS = Set.of("admin", "cli", "startup");
+    /** The suffix a renamed import gets ({@code --on-conflict rename}): {@code name-py}, {@code name-py2}, ... */
+    static final String RENAME_SUFFIX = "-py";
+
+    private Names() {}
+
+    /** The name here for an original's name: itself when valid, else with every other character made {@code _}. */
+    static String valid(String name) {
+        if (VALID.matcher(name).matches()) {
+            return name;
+        }
+        StringBuilder b = new StringBuilder();
+        name.codePoints().forEach(cp -> b.append(cp < 128 && (Character.isLetterOrDigit(cp) || cp == '.'
+                || cp == '_' || cp == '-') ? (char) cp : '_'));
+        String s = b.length() == 0 || !Character.isLetterOrDigit(b.charAt(0)) ? "x" + b : b.toString();
+        return s.length() > 100 ? s.substring(0, 100) : s;
+    }
+
+    /** A key name here: valid, and not one of the reserved ones. */
+    static String validKey(String name) {
+        String s = valid(name);
+        return RESERVED_KEYS.contains(s.toLowerCase(Locale.ROOT)) ? s + RENAME_SUFFIX : s;
+    }
+
+    /** The n-th renamed form of a name (1: {@code name-py}, 2: {@code name-py2}), at most 100 characters. */
+    static String renamed(String name, int n) {
+        String suffix = RENAME_SUFFIX + (n == 1 ? "" : Integer.toString(n));
+        return (name.length() + suffix.length() > 100 ? name.substring(0, 100 - suffix.length()) : name) + suffix;
+    }
+
+    /** An environment variable name for a connection's secret: {@code QAG_<NAME>_PASSWORD}. */
+    static String variable(String connection, String what) {
+        return "QAG_" + connection.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_") + "_" + what;
+    }
+}

@@ -1,0 +1,643 @@
+package io.queryapigate.importer;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.queryapigate.auth.Grants;
+import io.queryapigate.dialect.ConnectionRegistry;
+import io.queryapigate.errors.ApiException;
+import io.queryapigate.importer.PythonStore.Contents;
+import io.queryapigate.importer.PythonStore.PyKey;
+import io.queryapigate.importer.PythonStore.PyQuery;
+import io.queryapigate.importer.PythonStore.PyRun;
+import io.queryapigate.importer.PythonStore.PyVersion;
+import io.queryapigate.queries.SavedQueries;
+import io.queryapigate.sql.SqlText;
+import io.queryapigate.store.ApiKeyDao;
+import io.queryapigate.store.ApiKeyRow;
+import io.queryapigate.store.HistoryDao;
+import io.queryapigate.store.QueryDao;
+import io.queryapigate.store.QueryVersionRow;
+import io.queryapigate.store.RunRow;
+import io.queryapigate.store.SavedQueryRow;
+import io.queryapigate.store.Store;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * Moves the Python original's saved queries (every version, which one is published, descriptions, authors, parameter
+ * rules, cache settings), API keys (their secrets' SHA-256, so every secret keeps working; grants made explicit with
+ * the same effective rights) and, optionally, run history into this gateway's store, and writes its connections as a
+ * YAML fragment. It first makes a plan: each query and key is created, unchanged (already here with the same
+ * content: a second import changes nothing), a conflict (its name is taken here by other content), skipped, or
+ * blocked (it cannot work here: why is said). Then, unless it is a dry run or the plan has conflicts or blocked items
+ * that were not waived, it writes the plan in one transaction.
+ */
+public final class PythonImporter {
+    private static final Pattern BRACE_PLACEHOLDER = Pattern.compile("\\{(\\w+)}");
+    private static final int MAX_CACHE_TTL = 86_400;
+    private static final String IMPORTED_KEY_PREFIX = "sk_";
+
+    /** What to do with a name that exists here with other content. */
+    public enum OnConflict { FAIL, SKIP, RENAME }
+
+    /**
+     * @param from the original's home folder, its {@code queryapigate.db}, or its PostgreSQL store's URL
+     * @param zone the time zone the original's server ran in (its stored times are wall-clock times there)
+     * @param skipInvalid import the rest when some queries or keys cannot be imported (else nothing is written)
+     * @param connectionsOut where to write the connections fragment; null prints it
+     */
+    public record Options(String from, String workspace, ZoneId zone, boolean dryRun, boolean withHistory,
+            OnConflict onConflict, boolean skipInvalid, Path connectionsOut) {}
+
+    /** How many of each were written (all zero for a dry run or when everything was already here). */
+    public record Result(int queries, int versions, int keys, int runs) {}
+
+    enum Action { CREATE, UNCHANGED, SKIP, CONFLICT, BLOCKED }
+
+    record VersionDef(int version, String sql, String parameters, String connection, String description,
+            String author, int cacheTtl, long createdAt) {}
+
+    record QueryItem(String source, String name, Action action, String reason, List<VersionDef> versions,
+            Integer published, List<String> notes) {}
+
+    record KeyItem(String source, String name, Action action, String reason, PyKey key, Grants grants,
+            List<String> warnings) {}
+
+    private final Store store;
+    private final SavedQueries validator;
+    private final ConnectionRegistry connections;
+    private final ObjectMapper mapper;
+    private final Clock clock;
+    private final String adminKeyHash;
+    private final boolean maskingKey;
+    private final int historyPerVersion;
+
+    /**
+     * @param validator validates each version as saving it here would (its connection, the SQL guard, the rules)
+     * @param adminKeyHash the SHA-256 of this gateway's administrator key: a key with that secret is not imported
+     */
+    public PythonImporter(Store store, SavedQueries validator, ConnectionRegistry connections, ObjectMapper mapper,
+            Clock clock, String adminKeyHash, boolean maskingKey, int historyPerVersion) {
+        this.store = store;
+        this.validator = validator;
+        this.connections = connections;
+        this.mapper = mapper;
+        this.clock = clock;
+        this.adminKeyHash = adminKeyHash;
+        this.maskingKey = maskingKey;
+        this.historyPerVersion = historyPerVersion;
+    }
+
+    /**
+     * Reads the original's store, prints the plan to {@code out}, and writes it unless told not to.
+     *
+     * @throws ImportException when the plan has conflicts (and {@code --on-conflict fail}) or blocked items (without
+     *     {@code --skip-invalid}); nothing was written then
+     */
+    public Result run(Options o, PrintStream out) {
+        Contents source = PythonStore.read(o.from(), o.workspace(), o.zone(), o.withHistory());
+        ConnectionsYaml yaml = ConnectionsYaml.of(source.connections(), source.home(),
+                source.description() + ", workspace '" + o.workspace() + "'");
+        Map<String, String> connectionNames = yaml.names();
+
+        Set<String> assigned = new HashSet<>();
+        List<QueryItem> queries = new ArrayList<>();
+        for (PyQuery q : source.queries()) {
+            queries.add(resolve(convert(q, connectionNames), o.onConflict(), assigned));
+        }
+        Map<String, String> queryNames = new LinkedHashMap<>();
+        for (QueryItem q : queries) {
+            boolean here = q.action() == Action.CREATE || q.action() == Action.UNCHANGED;
+            queryNames.put(q.source(), here ? q.name() : null);
+        }
+        Map<String, List<String>> collections = new TreeMap<>();
+        for (PyQuery q : source.queries()) {
+            if (q.collection() != null) {
+                collections.computeIfAbsent(q.collection(), c -> new ArrayList<>()).add(q.name());
+            }
+        }
+        PythonGrants.Context context = new PythonGrants.Context(queryNames, collections, connectionNames, maskingKey);
+        Set<String> assignedKeys = new HashSet<>();
+        List<KeyItem> keys = new ArrayList<>();
+        for (PyKey k : source.keys()) {
+            keys.add(resolve(k, PythonGrants.convert(k, context), queries, o.onConflict(), assignedKeys));
+        }
+        List<PyRun> runs = o.withHistory() ? newestRuns(source.runs(), queries) : List.of();
+
+        print(out, o, source, yaml, queries, keys, runs);
+        if (o.connectionsOut() != null) {
+            write(o.connectionsOut(), yaml.text());
+        }
+        stopIfNeeded(o, queries, keys);
+        long creating = queries.stream().filter(q -> q.action() == Action.CREATE).count()
+                + keys.stream().filter(k -> k.action() == Action.CREATE).count() + runs.size();
+        if (o.dryRun()) {
+            out.println("Dry run: nothing was written.");
+            return new Result(0, 0, 0, 0);
+        }
+        if (creating == 0) {
+            out.println("Nothing to import: everything is already here.");
+            return new Result(0, 0, 0, 0);
+        }
+        Result result = apply(queries, keys, runs);
+        out.println("Imported " + result.queries() + " saved queries (" + result.versions() + " versions), "
+                + result.keys() + " API keys and " + result.runs() + " runs.");
+        return result;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // Saved queries
+
+    private QueryItem convert(PyQuery q, Map<String, String> connectionNames) {
+        String name = Names.valid(q.name());
+        Set<String> notes = new LinkedHashSet<>();
+        if (!name.equals(q.name())) {
+            notes.add("named '" + name + "' here: callers of /q/" + q.name() + " must use /q/" + name);
+        }
+        if (q.versions().isEmpty()) {
+            return blocked(q.name(), name, "it has no versions", notes);
+        }
+        List<VersionDef> versions = new ArrayList<>();
+        Set<String> tags = new LinkedHashSet<>();
+        for (PyVersion v : q.versions()) {
+            JsonNode f = v.fields();
+            String at = "version " + v.version() + ": ";
+            if ("mongo".equals(f.path("query_type").asText())) {
+                return blocked(q.name(), name, at + "a MongoDB query; this gateway runs SQL only", notes);
+            }
+            String sql = f.hasNonNull("sql_query") ? f.get("sql_query").asText() : null;
+            if (sql == null || sql.isBlank()) {
+                return blocked(q.name(), name, at + "it has no SQL", notes);
+            }
+            if (f.path("mask").isArray() && !f.path("mask").isEmpty()) {
+                return blocked(q.name(), name, at + "it masks columns for every caller; masks here belong to keys"
+                        + " (a key's mask rules)", notes);
+            }
+            if (BRACE_PLACEHOLDER.matcher(sql).find()) {
+                return blocked(q.name(), name, at + "it substitutes {name} text placeholders into its SQL; write them"
+                        + " as :name parameters (in the original, as a new version) and import again", notes);
+            }
+            String original = f.hasNonNull("connection_name") ? f.get("connection_name").asText() : null;
+            if (original == null || original.isBlank()) {
+                return blocked(q.name(), name, at + "it names no connection (callers had to give connection_name);"
+                        + " here every version has its connection", notes);
+            }
+            String connection = connectionNames.getOrDefault(original, Names.valid(original));
+            Optional<ConnectionRegistry.Connection> target = connections.get(connection);
+            if (target.isEmpty()) {
+                return blocked(q.name(), name, at + "its connection '" + connection + "' is not configured here: add"
+                        + " it (see the connections fragment) and import again", notes);
+            }
+            Set<String> markers = SqlText.parse(sql, target.get().lexicalRules()).markerNames();
+            PythonParameters.Converted params = PythonParameters.convert(f.get("query_parameters"), markers);
+            params.notes().forEach(n -> notes.add(at + n));
+            if (params.blocker() != null) {
+                return blocked(q.name(), name, at + params.blocker(), notes);
+            }
+            int ttl = Math.max(0, f.path("cache_ttl").asInt(0));
+            if (ttl > MAX_CACHE_TTL) {
+                notes.add(at + "cache_ttl " + ttl + " s lowered to " + MAX_CACHE_TTL + " s, the longest here");
+                ttl = MAX_CACHE_TTL;
+            }
+            String description = f.hasNonNull("description") ? f.get("description").asText() : null;
+            SavedQueries.Definition d;
+            try {
+                d = validator.validate(sql, params.rules(), connection, description, ttl);
+            } catch (ApiException e) {
+                return blocked(q.name(), name, at + e.getMessage()
+                        + (e.errors().isEmpty() ? "" : " " + e.errors()), notes);
+            }
+            if (f.path("tags").isArray()) {
+                f.get("tags").forEach(t -> tags.add(t.asText()));
+            } else if (f.path("tags").isTextual() && !f.get("tags").asText().isBlank()) {
+                tags.add(f.get("tags").asText());
+            }
+            versions.add(new VersionDef(v.version(), d.sql(), json(d.parameters()), connection, d.description(),
+                    f.hasNonNull("author") ? f.get("author").asText() : null, d.cacheTtl(),
+                    v.createdAt() == null ? clock.millis() : v.createdAt()));
+        }
+        if (!tags.isEmpty()) {
+            notes.add("not yet imported: its tags (" + String.join(", ", tags) + ")");
+        }
+        if (q.collection() != null) {
+            notes.add("not yet imported: its collection '" + q.collection() + "' (keys granted the collection get"
+                    + " the query by name)");
+        }
+        Integer published = q.published() != null
+                && versions.stream().anyMatch(v -> v.version() == q.published()) ? q.published() : null;
+        return new QueryItem(q.name(), name, Action.CREATE, null, versions, published, List.copyOf(notes));
+    }
+
+    private static QueryItem blocked(String source, String name, String reason, Set<String> notes) {
+        return new QueryItem(source, name, Action.BLOCKED, reason, List.of(), null, List.copyOf(notes));
+    }
+
+    /** Decides what happens to a converted query given what this store holds under its name. */
+    private QueryItem resolve(QueryItem q, OnConflict onConflict, Set<String> assigned) {
+        if (q.action() == Action.BLOCKED) {
+            return q;
+        }
+        String name = q.name();
+        for (int n = 1; ; n++) {
+            if (!assigned.contains(name)) {
+                String difference = difference(q, name);
+                if (difference == null || difference.isEmpty()) {
+                    assigned.add(name);
+                    List<String> notes = new ArrayList<>(q.notes());
+                    if (!name.equals(q.name())) {
+                        notes.add(0, "named '" + name + "' here: '" + q.name() + "' is taken by another query");
+                    }
+                    return new QueryItem(q.source(), name, difference == null ? Action.CREATE : Action.UNCHANGED,
+                            null, q.versions(), q.published(), notes);
+                }
+                if (n == 1 && onConflict != OnConflict.RENAME) {
+                    return new QueryItem(q.source(), name, onConflict == OnConflict.SKIP ? Action.SKIP
+                            : Action.CONFLICT, "exists here with other content: " + difference, q.versions(),
+                            q.published(), q.notes());
+                }
+            }
+            name = Names.renamed(q.name(), n);
+        }
+    }
+
+    /** Null when no query of that name is here, "" when it is here with the same content, else what differs. */
+    private String difference(QueryItem q, String name) {
+        Optional<SavedQueryRow> existing = store.queries().findByName(name);
+        if (existing.isEmpty()) {
+            return null;
+        }
+        List<QueryVersionRow> here = store.queries().versions(existing.get().id());
+        if (here.size() != q.versions().size()) {
+            return "it has " + here.size() + " versions here, " + q.versions().size() + " in the original";
+        }
+        for (int i = 0; i < here.size(); i++) {
+            QueryVersionRow h = here.get(i);
+            VersionDef v = q.versions().get(i);
+            String what = h.version() != v.version() ? "number"
+                    : !h.sqlText().equals(v.sql()) ? "SQL"
+                    : !tree(h.parameters()).equals(tree(v.parameters())) ? "parameters"
+                    : !h.connectionName().equals(v.connection()) ? "connection"
+                    : !java.util.Objects.equals(h.description(), v.description()) ? "description"
+                    : !java.util.Objects.equals(h.author(), v.author()) ? "author"
+                    : h.cacheTtl() != v.cacheTtl() ? "cache_ttl" : null;
+            if (what != null) {
+                return "version " + v.version() + "'s " + what + " differs";
+            }
+        }
+        if (!java.util.Objects.equals(existing.get().publishedVersion(), q.published())) {
+            return "it publishes version " + existing.get().publishedVersion() + " here, " + q.published()
+                    + " in the original";
+        }
+        return "";
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // API keys
+
+    private KeyItem resolve(PyKey k, PythonGrants.Converted converted, List<QueryItem> queries,
+            OnConflict onConflict, Set<String> assigned) {
+        String wanted = Names.validKey(k.name());
+        List<String> warnings = new ArrayList<>(converted.warnings());
+        if (!wanted.equals(k.name())) {
+            warnings.add(0, "named '" + wanted + "' here");
+        }
+        if (converted.blocker() != null) {
+            return new KeyItem(k.name(), wanted, Action.BLOCKED, converted.blocker(), k, null, warnings);
+        }
+        if (k.hash().equals(adminKeyHash)) {
+            return new KeyItem(k.name(), wanted, Action.BLOCKED, "its secret is this gateway's administrator key",
+                    k, null, warnings);
+        }
+        Grants grants = converted.grants();
+        warnIfEveryQuery(grants, queries, warnings);
+        String name = wanted;
+        for (int n = 1; ; n++) {
+            if (!assigned.contains(name)) {
+                String difference = difference(k, grants, name);
+                if (difference == null || difference.isEmpty()) {
+                    Optional<ApiKeyRow> holder = store.keys().findByHash(k.hash());
+                    if (difference == null && holder.isPresent()) {
+                        Action action = onConflict == OnConflict.SKIP ? Action.SKIP : Action.CONFLICT;
+                        return new KeyItem(k.name(), name, action, "its secret is already key '"
+                                + holder.get().name() + "''s here", k, grants, warnings);
+                    }
+                    assigned.add(name);
+                    if (!name.equals(wanted)) {
+                        warnings.add(0, "named '" + name + "' here: '" + wanted + "' is taken by another key");
+                    }
+                    return new KeyItem(k.name(), name, difference == null ? Action.CREATE : Action.UNCHANGED, null,
+                            k, grants, warnings);
+                }
+                if (n == 1 && onConflict != OnConflict.RENAME) {
+                    return new KeyItem(k.name(), name, onConflict == OnConflict.SKIP ? Action.SKIP : Action.CONFLICT,
+                            "exists here with other content: " + difference, k, grants, warnings);
+                }
+            }
+            name = Names.renamed(wanted, n);
+        }
+    }
+
+    /** Null when no key of that name is here, "" when it is here with the same content, else what differs. */
+    private String difference(PyKey k, Grants grants, String name) {
+        Optional<ApiKeyRow> existing = store.keys().findByName(name);
+        if (existing.isEmpty()) {
+            return null;
+        }
+        ApiKeyRow e = existing.get();
+        return !e.keyHash().equals(k.hash()) ? "another secret"
+                : !tree(e.grants()).equals(tree(json(grants))) ? "other grants"
+                : !java.util.Objects.equals(e.expiresAt(), k.expiresAt()) ? "another expiry"
+                : e.active() != k.active() ? (e.active() ? "active here" : "revoked here") : "";
+    }
+
+    /** A warning when the key reaches every imported saved query (more than one). */
+    private static void warnIfEveryQuery(Grants g, List<QueryItem> queries, List<String> warnings) {
+        List<QueryItem> here = queries.stream()
+                .filter(q -> q.action() == Action.CREATE || q.action() == Action.UNCHANGED).toList();
+        if (here.size() < 2 || g.hasQueryByName("*") || g.hasConnection("*")) {
+            return;
+        }
+        boolean every = here.stream().allMatch(q -> g.hasQueryByName(q.name()) || q.versions().stream()
+                .allMatch(v -> g.hasConnection(v.connection())));
+        if (every) {
+            warnings.add("broad: it can run every saved query imported (" + here.size() + ")");
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // Run history
+
+    /** The runs of imported queries' versions, the newest {@code historyPerVersion} of each, oldest first. */
+    private List<PyRun> newestRuns(List<PyRun> runs, List<QueryItem> queries) {
+        Map<String, QueryItem> imported = new LinkedHashMap<>();
+        queries.stream().filter(q -> q.action() == Action.CREATE || q.action() == Action.UNCHANGED)
+                .forEach(q -> imported.put(q.source(), q));
+        Map<String, List<PyRun>> byVersion = new LinkedHashMap<>();
+        for (PyRun r : runs) {
+            QueryItem q = imported.get(r.query());
+            if (q != null && r.at() != null && q.versions().stream().anyMatch(v -> v.version() == r.version())) {
+                byVersion.computeIfAbsent(r.query() + "\u0000" + r.version(), x -> new ArrayList<>()).add(r);
+            }
+        }
+        Map<String, Set<String>> here = new LinkedHashMap<>();
+        for (QueryItem q : imported.values()) {
+            if (q.action() == Action.UNCHANGED) {
+                long id = store.queries().findByName(q.name()).orElseThrow().id();
+                Set<String> seen = new HashSet<>();
+                store.history().runsOf(id).forEach(h -> seen.add(h.version() + " " + h.atMs() + " " + h.requestId()));
+                here.put(q.source(), seen);
+            }
+        }
+        List<PyRun> out = new ArrayList<>();
+        for (List<PyRun> list : byVersion.values()) {
+            out.addAll(list.subList(Math.max(0, list.size() - historyPerVersion), list.size()));
+        }
+        out.removeIf(r -> here.getOrDefault(r.query(), Set.of()).contains(r.version() + " " + r.at() + " "
+                + requestId(r)));
+        out.sort(Comparator.comparing(PyRun::at).thenComparing(PyRun::rowId));
+        return out;
+    }
+
+    private static String requestId(PyRun r) {
+        String id = r.entry().path("request_id").asText("");
+        id = id.isEmpty() ? "python-" + r.rowId() : id;
+        return id.length() > 64 ? id.substring(0, 64) : id;
+    }
+
+    /** The HTTP status a recorded run answered: the original records its outcome and error code, not the status. */
+    static int status(JsonNode entry) {
+        if (!"error".equals(entry.path("status").asText())) {
+            return 200;
+        }
+        return switch (entry.path("code").asText("")) {
+            case "param_required", "param_invalid", "invalid_request", "invalid_body", "sql_not_parseable",
+                    "connection_required" -> 400;
+            case "read_only", "write_op_not_allowed", "table_not_allowed", "mask_unresolvable", "forbidden",
+                    "function_not_allowed", "connection_inactive" -> 403;
+            case "query_not_found", "version_not_found", "connection_not_found", "database_file_not_found" -> 404;
+            case "rate_limited", "quota_exceeded" -> 429;
+            case "query_timeout" -> 504;
+            default -> 500;
+        };
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // Writing
+
+    private Result apply(List<QueryItem> queries, List<KeyItem> keys, List<PyRun> runs) {
+        long now = clock.millis();
+        return store.jdbi().inTransaction(h -> {
+            QueryDao queryDao = h.attach(QueryDao.class);
+            ApiKeyDao keyDao = h.attach(ApiKeyDao.class);
+            HistoryDao historyDao = h.attach(HistoryDao.class);
+            int created = 0;
+            int versions = 0;
+            Map<String, Long> queryIds = new LinkedHashMap<>();
+            for (QueryItem q : queries) {
+                if (q.action() == Action.CREATE) {
+                    long id = queryDao.insertQuery(q.name(), q.versions().get(0).createdAt());
+                    for (VersionDef v : q.versions()) {
+                        queryDao.insertVersion(new QueryVersionRow(id, v.version(), v.sql(), v.parameters(),
+                                v.connection(), v.description(), v.author(), v.cacheTtl(), v.createdAt()));
+                        versions++;
+                    }
+                    if (q.published() != null) {
+                        queryDao.publish(id, q.published(), now);
+                    }
+                    created++;
+                    queryIds.put(q.source(), id);
+                } else if (q.action() == Action.UNCHANGED) {
+                    queryIds.put(q.source(), queryDao.findByName(q.name()).orElseThrow().id());
+                }
+            }
+            int keysCreated = 0;
+            Map<String, Long> keyIds = new LinkedHashMap<>();
+            keyIds.put("admin", 0L);
+            for (KeyItem k : keys) {
+                if (k.action() == Action.CREATE) {
+                    long createdAt = k.key().createdAt() == null ? now : k.key().createdAt();
+                    long id = keyDao.insert(new ApiKeyRow(0, k.name(), k.key().hash(), IMPORTED_KEY_PREFIX,
+                            json(k.grants()), k.key().expiresAt(), true, createdAt, null));
+                    if (!k.key().active()) {
+                        keyDao.revoke(k.name(), now);
+                    }
+                    keysCreated++;
+                    keyIds.put(k.source(), id);
+                } else if (k.action() == Action.UNCHANGED) {
+                    keyIds.put(k.source(), keyDao.findByName(k.name()).orElseThrow().id());
+                }
+            }
+            for (PyRun r : runs) {
+                JsonNode e = r.entry();
+                String code = "error".equals(e.path("status").asText()) ? e.path("code").asText("query_failed") : null;
+                historyDao.insertRun(new RunRow(0, queryIds.get(r.query()), r.version(), r.at(), requestId(r),
+                        keyIds.getOrDefault(e.path("key_name").asText(""), -1L), status(e),
+                        e.path("rows").asLong(0), Math.round(e.path("duration_ms").asDouble(0) * 1000),
+                        code == null || code.length() <= 40 ? code : code.substring(0, 40)));
+            }
+            return new Result(created, versions, keysCreated, runs.size());
+        });
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private String json(Object value) {
+        try {
+            return mapper.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private JsonNode tree(String json) {
+        try {
+            return mapper.readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // The plan, as printed
+
+    private void print(PrintStream out, Options o, Contents source, ConnectionsYaml yaml, List<QueryItem> queries,
+            List<KeyItem> keys, List<PyRun> runs) {
+        out.println("Importing from the Python original: " + source.description() + " (store schema "
+                + source.schema() + "), workspace '" + o.workspace() + "'" + (o.dryRun() ? " (dry run)" : ""));
+        out.println();
+        out.println("Saved queries (" + queries.size() + "):");
+        for (QueryItem q : queries) {
+            String detail = q.reason() != null ? q.reason()
+                    : q.versions().size() + (q.versions().size() == 1 ? " version" : " versions") + ", "
+                            + (q.published() == null ? "not published" : "publishes version " + q.published())
+                            + ", connection " + q.versions().get(q.versions().size() - 1).connection();
+            line(out, q.action(), q.name() + (q.name().equals(q.source()) ? "" : " ('" + q.source() + "')"), detail);
+            q.notes().forEach(n -> out.println("               - " + n));
+        }
+        out.println();
+        out.println("API keys (" + keys.size() + "):");
+        for (KeyItem k : keys) {
+            String detail = k.reason() != null ? k.reason() : describe(k);
+            line(out, k.action(), k.name() + (k.name().equals(k.source()) ? "" : " ('" + k.source() + "')"), detail);
+            k.warnings().forEach(w -> out.println("               ! " + w));
+        }
+        out.println();
+        if (o.withHistory()) {
+            out.println("Run history: " + runs.size() + " runs to import (the newest " + historyPerVersion
+                    + " per version, events.historyPerVersion; runs already here are left out)");
+        } else {
+            out.println("Run history: not imported (--with-history imports it)");
+        }
+        out.println();
+        if (o.connectionsOut() != null) {
+            out.println("Connections: written to " + o.connectionsOut() + "; review it and add it to this"
+                    + " gateway's configuration.");
+        } else {
+            out.println("Connections, to review and add to this gateway's configuration:");
+            out.print(yaml.text());
+        }
+        if (!yaml.variables().isEmpty()) {
+            out.println("Set before starting: " + String.join(", ", yaml.variables().stream()
+                    .map(ConnectionsYaml.Variable::name).toList()));
+        }
+        yaml.notes().forEach(n -> out.println("  - " + n));
+        out.println();
+        out.println("Not imported: roles (keys already hold what they were made from), administrators and admin"
+                + " tokens (the administrator key here is auth.adminKey), ad-hoc runs, the audit log, events,"
+                + " usage counters, exports and destinations.");
+        if (!source.otherWorkspaces().isEmpty()) {
+            out.println("Other workspaces, not imported (--workspace NAME imports one): " + source.otherWorkspaces());
+        }
+        out.println();
+    }
+
+    private static void line(PrintStream out, Action action, String name, String detail) {
+        out.printf("  %-11s  %s: %s%n", action.name().toLowerCase(java.util.Locale.ROOT), name, detail);
+    }
+
+    private static String describe(KeyItem k) {
+        Grants g = k.grants();
+        List<String> parts = new ArrayList<>();
+        if (!g.connections().isEmpty()) {
+            parts.add("connections " + g.connections() + " with ad-hoc SQL");
+        }
+        if (!g.queries().isEmpty()) {
+            parts.add("queries " + g.queries());
+        }
+        if (parts.isEmpty()) {
+            parts.add("no reach");
+        }
+        if (g.allowWrites()) {
+            parts.add("writes" + (g.allowedWriteOps() == null ? "" : " " + g.allowedWriteOps()));
+        }
+        if (g.allowedTables() != null) {
+            parts.add("tables " + g.allowedTables());
+        }
+        if (!g.mask().isEmpty()) {
+            parts.add(g.mask().size() + " mask rules");
+        }
+        if (g.allowedIps() != null) {
+            parts.add("from " + g.allowedIps());
+        }
+        if (g.rateLimit() != null) {
+            parts.add("rate " + g.rateLimit());
+        }
+        if (g.quota() != null) {
+            parts.add("quota " + g.quota());
+        }
+        if (k.key().expiresAt() != null) {
+            parts.add("expires " + k.key().expiresAt());
+        }
+        if (!k.key().active()) {
+            parts.add("revoked");
+        }
+        return String.join(", ", parts);
+    }
+
+    private static void stopIfNeeded(Options o, List<QueryItem> queries, List<KeyItem> keys) {
+        List<String> conflicts = new ArrayList<>();
+        List<String> blocked = new ArrayList<>();
+        queries.forEach(q -> collect(q.action(), "query '" + q.source() + "'", conflicts, blocked));
+        keys.forEach(k -> collect(k.action(), "key '" + k.source() + "'", conflicts, blocked));
+        if (!conflicts.isEmpty()) {
+            throw new ImportException("Stopped: " + String.join(", ", conflicts) + (conflicts.size() == 1 ? " exists"
+                    : " exist") + " here with other content. Nothing was written. --on-conflict skip leaves them as"
+                    + " they are here; --on-conflict rename imports them under new names (name-py).");
+        }
+        if (!blocked.isEmpty() && !o.skipInvalid()) {
+            throw new ImportException("Stopped: " + String.join(", ", blocked) + " cannot be imported (see"
+                    + " 'blocked' above). Nothing was written. Fix them, or import the rest with --skip-invalid.");
+        }
+    }
+
+    private static void collect(Action a, String what, List<String> conflicts, List<String> blocked) {
+        if (a == Action.CONFLICT) {
+            conflicts.add(what);
+        } else if (a == Action.BLOCKED) {
+            blocked.add(what);
+        }
+    }
+}
