@@ -180,7 +180,7 @@ final class PythonParameters {
         String text = v.asText().strip();
         try {
             return switch (type) {
-                case "int" -> F.numberNode(new BigDecimal(text).toBigIntegerExact());
+                case "int" -> F.numberNode(new BigDecimal(text).longValueExact());
                 case "float" -> F.numberNode(Double.parseDouble(text));
                 case "bool" -> switch (text.toLowerCase(Locale.ROOT)) {
                     case "true", "1", "yes" -> F.booleanNode(true);
