@@ -124,7 +124,9 @@ public final class PythonImporter {
         }
         Map<String, String> queryNames = new LinkedHashMap<>();
         for (QueryItem q : queries) {
-            boolean here = q.action() == Action.CREATE || q.action() == Action.UNCHANGED;
+            // a conflict stops the import: keys are planned as if it were resolved, so only its cause is reported
+            boolean here = q.action() == Action.CREATE || q.action() == Action.UNCHANGED
+                    || q.action() == Action.CONFLICT;
             queryNames.put(q.source(), here ? q.name() : null);
         }
         Map<String, List<String>> collections = new TreeMap<>();
@@ -327,44 +329,48 @@ public final class PythonImporter {
         }
         Grants grants = converted.grants();
         warnIfEveryQuery(grants, queries, warnings);
+        Optional<ApiKeyRow> holder = store.keys().findByHash(k.hash());
+        if (holder.isPresent()) {
+            // a secret names one key: the key holding it here is this one, imported before (perhaps renamed)
+            String name = holder.get().name();
+            String difference = difference(k, grants, name);
+            if (difference.isEmpty()) {
+                assigned.add(name);
+                return new KeyItem(k.name(), name, Action.UNCHANGED, null, k, grants, warnings);
+            }
+            String reason = "its secret is key '" + name + "''s here, with " + difference;
+            return switch (onConflict) {
+                case FAIL -> new KeyItem(k.name(), name, Action.CONFLICT, reason, k, grants, warnings);
+                case SKIP -> new KeyItem(k.name(), name, Action.SKIP, reason, k, grants, warnings);
+                case RENAME -> new KeyItem(k.name(), name, Action.SKIP, reason + "; a secret names one key, so it"
+                        + " is not imported again under another name", k, grants, warnings);
+            };
+        }
         String name = wanted;
         for (int n = 1; ; n++) {
             if (!assigned.contains(name)) {
-                String difference = difference(k, grants, name);
-                if (difference == null || difference.isEmpty()) {
-                    Optional<ApiKeyRow> holder = store.keys().findByHash(k.hash());
-                    if (difference == null && holder.isPresent()) {
-                        Action action = onConflict == OnConflict.SKIP ? Action.SKIP : Action.CONFLICT;
-                        return new KeyItem(k.name(), name, action, "its secret is already key '"
-                                + holder.get().name() + "''s here", k, grants, warnings);
-                    }
+                if (store.keys().findByName(name).isEmpty()) {
                     assigned.add(name);
                     if (!name.equals(wanted)) {
-                        warnings.add(0, "named '" + name + "' here: '" + wanted + "' is taken by another key");
+                        warnings.add(0, "named '" + name + "' here: '" + wanted + "' is another key's");
                     }
-                    return new KeyItem(k.name(), name, difference == null ? Action.CREATE : Action.UNCHANGED, null,
-                            k, grants, warnings);
+                    return new KeyItem(k.name(), name, Action.CREATE, null, k, grants, warnings);
                 }
                 if (n == 1 && onConflict != OnConflict.RENAME) {
                     return new KeyItem(k.name(), name, onConflict == OnConflict.SKIP ? Action.SKIP : Action.CONFLICT,
-                            "exists here with other content: " + difference, k, grants, warnings);
+                            "exists here with another secret", k, grants, warnings);
                 }
             }
             name = Names.renamed(wanted, n);
         }
     }
 
-    /** Null when no key of that name is here, "" when it is here with the same content, else what differs. */
+    /** What differs between the key here of that name (holding the same secret) and the import: "" for nothing. */
     private String difference(PyKey k, Grants grants, String name) {
-        Optional<ApiKeyRow> existing = store.keys().findByName(name);
-        if (existing.isEmpty()) {
-            return null;
-        }
-        ApiKeyRow e = existing.get();
-        return !e.keyHash().equals(k.hash()) ? "another secret"
-                : !tree(e.grants()).equals(tree(json(grants))) ? "other grants"
+        ApiKeyRow e = store.keys().findByName(name).orElseThrow();
+        return !tree(e.grants()).equals(tree(json(grants))) ? "other grants"
                 : !java.util.Objects.equals(e.expiresAt(), k.expiresAt()) ? "another expiry"
-                : e.active() != k.active() ? (e.active() ? "active here" : "revoked here") : "";
+                : e.active() != k.active() ? "another state (" + (e.active() ? "active" : "revoked") + " here)" : "";
     }
 
     /** A warning when the key reaches every imported saved query (more than one). */
