@@ -38,7 +38,9 @@ import io.queryapigate.errors.JsonExceptionMapper;
 import io.queryapigate.errors.ParamExceptionMapper;
 import io.queryapigate.errors.UnexpectedExceptionMapper;
 import io.queryapigate.errors.WebApplicationExceptionMapper;
+import io.queryapigate.http.Cors;
 import io.queryapigate.http.RequestIdFilter;
+import io.queryapigate.http.SecurityHeaders;
 import io.queryapigate.metrics.AllocationGauge;
 import io.queryapigate.metrics.PrometheusServlet;
 import io.queryapigate.limits.Limits;
@@ -135,6 +137,11 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 .withClientAddress(clientAddress)
                 .withKeyCheck(limits::checkKey)));
         jersey.register(limits.new AddressFilter());
+        jersey.register(new SecurityHeaders(config.getSecurity().getHstsMaxAge()));
+        Cors cors = new Cors(config.getSecurity().getCorsOrigins());
+        if (cors.enabled()) {
+            jersey.register(cors);
+        }
         jersey.register(new AuthValueFactoryProvider.Binder<>(Caller.class));
         jersey.register(new HealthResource(version(), clock));
         jersey.register(new QueryResource(queries, callLimits.paging()));

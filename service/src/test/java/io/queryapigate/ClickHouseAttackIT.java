@@ -122,7 +122,7 @@ class ClickHouseAttackIT {
             SELECT groupArray(ssn) AS g FROM sec_people                    | 200
             SELECT countIf(ssn LIKE '1%') AS c FROM sec_people             | 200
             SELECT arrayMap(z -> ssn, [1]) AS a FROM sec_people            | 403
-            SELECT toDate(ssn) AS n FROM sec_people                        | 400
+            SELECT toDate(ssn) AS n FROM sec_people                        | 500
             SELECT name FROM system.columns                                | 403
             SELECT * FROM sec_people                                       | 403
             SELECT name FROM sec_people WHERE ssn LIKE '1%'                | 200

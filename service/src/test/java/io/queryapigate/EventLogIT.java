@@ -39,7 +39,7 @@ class EventLogIT {
                 assertThat(http.post("/execute_sql", TestingConfig.ADMIN_KEY, Http.json(Map.of("sql",
                         "DELETE FROM film", "connection_name", "demo"))).status()).isEqualTo(403);
                 assertThat(http.post("/execute_sql", TestingConfig.ADMIN_KEY, Http.json(Map.of("sql",
-                        "SELECT * FROM no_such_table", "connection_name", "demo"))).status()).isEqualTo(400);
+                        "SELECT * FROM no_such_table", "connection_name", "demo"))).status()).isEqualTo(500);
                 calls += 3;
             }
         } finally {

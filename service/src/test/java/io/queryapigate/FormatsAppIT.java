@@ -61,10 +61,19 @@ class FormatsAppIT {
         Reply own = sql("?page=2&page_size=10", "SELECT film_id FROM film ORDER BY film_id LIMIT 15");
         assertThat(own.json()).hasSize(5);
         assertThat(own.header("X-Has-More")).isEqualTo("false");
-        for (String bad : new String[] {"?page=0", "?page_size=-1", "?page_size=100000", "?page=abc"}) {
+        for (String bad : new String[] {"?page=0", "?page_size=-1", "?page_size=100000"}) {
             Reply r = sql(bad, "SELECT film_id FROM film");
             r.assertRefused(400, "invalid_paging");
         }
+        sql("?page=abc", "SELECT film_id FROM film").assertRefused(400, "invalid_request");
+        Reply unpaged = sql("", "SELECT film_id FROM film ORDER BY film_id");
+        assertThat(unpaged.json()).hasSize(10);
+        assertThat(unpaged.header("X-Page")).isEqualTo("1");
+        assertThat(unpaged.header("X-Row-Count")).isEqualTo("10");
+        assertThat(unpaged.header("X-Has-More")).isEqualTo("true");
+        Reply empty = sql("", "SELECT film_id FROM film WHERE film_id < 0");
+        assertThat(empty.json().get("message").asText()).isEqualTo("No results returned");
+        assertThat(empty.header("X-Row-Count")).isEqualTo("0");
     }
 
     @Test

@@ -107,7 +107,7 @@ class QuickstartIT {
         assertThat(rentals.status()).as(rentals.body()).isEqualTo(200);
         JsonNode rows = rentals.json();
         assertThat(rows.size()).isBetween(1, 5);
-        assertThat(rows.get(0).get("rental_date").asText()).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}.*");
+        assertThat(rows.get(0).get("rental_date").asText()).matches("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}.*");
         assertThat(http.get("/q/film?film_id=1", secret).status()).isEqualTo(403);
     }
 

@@ -72,7 +72,7 @@ class ResponseCacheIT {
         String q = cachedQuery();
         Reply miss = http(A).get("/q/" + q + "?n=1", ADMIN);
         assertThat(miss.header("X-Cache")).isEqualTo("MISS");
-        assertThat(miss.header("Cache-Control")).isEqualTo("max-age=30");
+        assertThat(miss.header("Cache-Control")).isEqualTo("private, max-age=30");
         String etag = miss.header("ETag");
         assertThat(etag).matches("\"[0-9a-f]{32}\"");
         Reply hit = http(A).get("/q/" + q + "?n=1", ADMIN);

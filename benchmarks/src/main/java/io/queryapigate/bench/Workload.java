@@ -48,8 +48,11 @@ final class Workload {
             };
         }
 
+        /** The query string; page_size 100 so that every row comes back, as it does from direct JDBC (both
+         *  gateways answer 10 rows by default, and two of the queries return up to 20 and 50). */
         String query(Query q) {
-            return q.perCustomer() ? "w=" + w + "&d=" + d + "&c=" + c : "w=" + w + "&d=" + d + "&threshold=" + threshold;
+            return (q.perCustomer() ? "w=" + w + "&d=" + d + "&c=" + c : "w=" + w + "&d=" + d + "&threshold="
+                    + threshold) + "&page_size=100";
         }
     }
 

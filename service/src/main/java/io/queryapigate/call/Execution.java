@@ -12,6 +12,8 @@ import io.queryapigate.guard.Masking;
 import io.queryapigate.output.format.CeilingRowWriter;
 import io.queryapigate.output.format.CountingOutputStream;
 import io.queryapigate.output.format.RowWriter;
+import io.queryapigate.output.format.OutputFormat;
+import io.queryapigate.paging.PageRequest;
 import io.queryapigate.paging.PageSink;
 import io.queryapigate.paging.PagedSql;
 import java.io.ByteArrayOutputStream;
@@ -20,11 +22,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Runs a checked statement on its connection and renders the answer, in one of three ways: the whole result
- * (buffered; a write answers its update count), one page (the SQL rewritten to fetch it), or a stream (rows go to
- * the response as they come, capped by the stream ceiling; it records its own end).
+ * Runs a checked statement on its connection and renders the answer, in one of three ways: one page of a read (the
+ * SQL rewritten to fetch it; an empty page answers {@code {"message": "No results returned"}}), a write unpaged
+ * (its update count, or its {@code RETURNING} rows), or a stream (rows go to the response as they come, capped by
+ * the stream ceiling; it records its own end).
  */
 final class Execution {
+    private static final byte[] NO_RESULTS = "{\"message\":\"No results returned\"}".getBytes(StandardCharsets.UTF_8);
     private final Masking masking;
     private final CallLimits limits;
     private final Counter streamsTruncated;
@@ -48,13 +52,12 @@ final class Execution {
         }
         PagedSql paged = null;
         String sql = s.sql();
-        if (out.page().isPresent()) {
-            if (mode != AccessMode.READ) {
-                throw ApiException.badRequest("invalid_paging", "Only reads can be paged.");
-            }
-            paged = limits.paging().rewrite(sql, out.page().get(), s.connection().family(),
-                    s.connection().lexicalRules());
+        PageRequest page = out.page().orElse(null);
+        if (page != null && mode == AccessMode.READ) {
+            paged = limits.paging().rewriteRead(sql, page, s.connection().family(), s.connection().lexicalRules());
             sql = paged.sql();
+        } else if (page != null && page.asked()) {
+            throw ApiException.badRequest("invalid_paging", "Only reads can be paged.");
         }
         ByteArrayOutputStream buffer = new ByteArrayOutputStream(4096);
         RowWriter writer = out.format().newWriter(buffer, limits.writerOptions());
@@ -72,6 +75,11 @@ final class Execution {
         Map<String, String> headers = pager != null ? pager.headers()
                 : stats.truncated() ? Map.of("X-Truncated", "true") : Map.of();
         long rows = pager != null ? pager.rows() : stats.rows();
+        if (rows == 0) {
+            // as the Python original answers an empty page, in every format
+            return new CallResult(NO_RESULTS, 0, false, s.connection().name(), null, null, 0,
+                    OutputFormat.JSON.contentType(), null, headers, null);
+        }
         return new CallResult(buffer.toByteArray(), rows, paged == null && stats.truncated(), s.connection().name(),
                 null, null, 0, out.format().contentType(), out.format().contentDisposition(out.baseName(), false),
                 headers, null);

@@ -9,8 +9,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * How a call's rows are to be answered: the format ({@code ?format=} or {@code Accept}), an optional page, or a
- * stream ({@code ?stream=true}: csv, tsv, ndjson, and parquet/xlsx as file downloads; never paged).
+ * How a call's rows are to be answered: the format ({@code ?format=} or {@code Accept}) and a page (the first page of
+ * the default size unless the caller asked for another), or a stream ({@code ?stream=true}: csv, tsv, ndjson, and
+ * parquet/xlsx as file downloads; never paged).
  */
 public record OutputRequest(OutputFormat format, Optional<PageRequest> page, boolean stream, String baseName) {
     public static final OutputRequest JSON = new OutputRequest(OutputFormat.JSON, Optional.empty(), false, "result");
@@ -33,7 +34,7 @@ public record OutputRequest(OutputFormat format, Optional<PageRequest> page, boo
             }
             return new OutputRequest(f, Optional.empty(), true, baseName);
         }
-        return new OutputRequest(f, paging.parse(page, pageSize), false, baseName);
+        return new OutputRequest(f, Optional.of(paging.parse(page, pageSize)), false, baseName);
     }
 
     /** For tests and callers without configuration. */

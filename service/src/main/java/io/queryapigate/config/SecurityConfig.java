@@ -3,6 +3,7 @@ package io.queryapigate.config;
 import io.queryapigate.auth.IpRange;
 import io.queryapigate.auth.ClientAddress;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +19,34 @@ public class SecurityConfig {
 
     /** The HMAC key for {@code hash} masking rules; without it, hash rules are refused. */
     private String maskingKey;
+
+    /** Origins browsers may call from ({@code https://app.example.com}, or {@code "*"}); empty = no CORS. */
+    @NotNull
+    private List<String> corsOrigins = new ArrayList<>();
+
+    /** {@code Strict-Transport-Security} max-age in seconds, sent on HTTPS requests only; 0 = never. */
+    @Min(0)
+    private long hstsMaxAge;
+
+    @JsonProperty
+    public List<String> getCorsOrigins() {
+        return corsOrigins;
+    }
+
+    @JsonProperty
+    public void setCorsOrigins(List<String> corsOrigins) {
+        this.corsOrigins = corsOrigins;
+    }
+
+    @JsonProperty
+    public long getHstsMaxAge() {
+        return hstsMaxAge;
+    }
+
+    @JsonProperty
+    public void setHstsMaxAge(long hstsMaxAge) {
+        this.hstsMaxAge = hstsMaxAge;
+    }
 
     @JsonProperty
     public boolean isAllowWrites() {

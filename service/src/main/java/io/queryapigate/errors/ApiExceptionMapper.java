@@ -18,7 +18,7 @@ public class ApiExceptionMapper implements ExceptionMapper<ApiException> {
             Response.ResponseBuilder r = Response.status(e.status())
                     .type(jakarta.ws.rs.core.MediaType.APPLICATION_JSON_TYPE)
                     .header("Retry-After", e.retryAfterSeconds())
-                    .entity(new ErrorBody(e.getMessage(), e.code(), requestId, null, e.retryAfterSeconds()));
+                    .entity(new ErrorBody(e.getMessage(), e.code(), null, requestId, null, e.retryAfterSeconds()));
             ErrorResponses.closeIfBodyUnread(request, r);
             return r.build();
         }

@@ -5,7 +5,7 @@ import io.queryapigate.dialect.spi.DialectError;
 /**
  * The one table from a dialect's error class to what the caller gets: the HTTP status, the stable code (also the
  * word the event log records) and the message. Only the errors the caller can act on in its own SQL or data
- * ({@link #showsDatabaseMessage}) carry the database's words after the message. Used by {@link DialectExceptionMapper} and by the call recorder, so
+ * ({@link #showsDatabaseMessage}) carry the database's words, as {@code detail}. Used by {@link DialectExceptionMapper} and by the call recorder, so
  * that an event's code and the response's code are the same word.
  */
 public final class DialectErrors {
@@ -21,11 +21,11 @@ public final class DialectErrors {
 
     public static Answer of(DialectError error) {
         return switch (error) {
-            case SYNTAX -> new Answer(400, "query_invalid", "The database refused the query");
+            case SYNTAX -> new Answer(500, "query_failed", "An error occurred while executing the SQL query");
             case NOT_READ_ONLY -> new Answer(403, "read_only", "The database refused a change in a read-only call.");
             case PERMISSION_DENIED -> new Answer(403, "database_permission_denied",
                     "The gateway's database user lacks a privilege this query needs.");
-            case TIMEOUT -> new Answer(504, "timeout", "The query exceeded its time limit and was stopped.");
+            case TIMEOUT -> new Answer(504, "query_timeout", "The query exceeded its time limit and was stopped.");
             case CANCELLED -> new Answer(503, "cancelled", "The query was cancelled.");
             case ROW_LIMIT -> new Answer(413, "row_limit", "The result exceeded the row limit.");
             case CONSTRAINT -> new Answer(409, "constraint_violation", "The database refused the change: it violates "

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one place where a dialect's error classes become HTTP statuses. The database's own message is shown only
- * for errors the caller can act on (a syntax error in their SQL); internal failures answer with the request id only.
+ * for errors the caller can act on (a syntax error in their SQL), as {@code detail}; internal failures answer with the request id only.
  */
 @Provider
 public class DialectExceptionMapper implements ExceptionMapper<DialectException> {
@@ -31,8 +31,7 @@ public class DialectExceptionMapper implements ExceptionMapper<DialectException>
             default -> { }
         }
         // only a refusal of the caller's own SQL or data shows the database's words (withheld for restricted keys)
-        String message = DialectErrors.showsDatabaseMessage(e.error())
-                ? answer.message() + ": " + e.getMessage() : answer.message();
-        return ErrorResponses.of(request, answer.status(), answer.code(), message, null);
+        String detail = DialectErrors.showsDatabaseMessage(e.error()) ? e.getMessage() : null;
+        return ErrorResponses.of(request, answer.status(), answer.code(), answer.message(), detail, null);
     }
 }

@@ -13,10 +13,17 @@ public final class ErrorResponses {
 
     public static Response of(HttpServletRequest request, int status, String code, String message,
             Map<String, String> errors) {
+        return of(request, status, code, message, null, errors);
+    }
+
+    /** An error with the database's own message as {@code detail}. */
+    public static Response of(HttpServletRequest request, int status, String code, String message, String detail,
+            Map<String, String> errors) {
         String requestId = request == null ? "" : RequestIds.of(request);
         Response.ResponseBuilder builder = Response.status(status)
                 .type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(new ErrorBody(message, code, requestId, errors == null || errors.isEmpty() ? null : errors));
+                .entity(new ErrorBody(message, code, detail, requestId,
+                        errors == null || errors.isEmpty() ? null : errors, null));
         if (status == 401) {
             builder.header("WWW-Authenticate", "ApiKey realm=\"queryapigate\"");
         }
@@ -57,7 +64,7 @@ public final class ErrorResponses {
             case 429 -> "rate_limited";
             case 502 -> "upstream_failed";
             case 503 -> "unavailable";
-            case 504 -> "timeout";
+            case 504 -> "query_timeout";
             default -> status >= 500 ? "internal_error" : "invalid_request";
         };
     }

@@ -7,7 +7,10 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 
-/** Jersey's own refusals (unknown path, wrong method, unsupported media type) in our envelope. */
+/**
+ * Jersey's own refusals (unknown path, wrong method, a body that is not JSON: 400 {@code invalid_body}) in our
+ * envelope.
+ */
 @Provider
 public class WebApplicationExceptionMapper implements ExceptionMapper<WebApplicationException> {
     @Context
@@ -16,12 +19,15 @@ public class WebApplicationExceptionMapper implements ExceptionMapper<WebApplica
     @Override
     public Response toResponse(WebApplicationException e) {
         int status = e.getResponse().getStatus();
+        if (status == 415) {
+            // a body that is not JSON, answered as the Python original answers it
+            return ErrorResponses.of(request, 400, "invalid_body", "Request body must be a JSON object", null);
+        }
         String message = switch (status) {
             case 404 -> "Not found.";
             case 405 -> "Method not allowed.";
             case 406 -> "Not acceptable.";
             case 413 -> "The request body is too large.";
-            case 415 -> "Unsupported media type: send application/json.";
             default -> status >= 500 ? "Internal error." : (e.getMessage() == null ? "Bad request." : e.getMessage());
         };
         Response response = ErrorResponses.of(request, status, ErrorResponses.defaultCode(status), message, null);

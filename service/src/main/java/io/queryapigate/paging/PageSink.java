@@ -57,11 +57,15 @@ public final class PageSink implements RowSink {
         return passed;
     }
 
-    /** {@code X-Page}, {@code X-Page-Size}, {@code X-Has-More} ({@code true}/{@code false}) for the response. */
+    /**
+     * {@code X-Page}, {@code X-Page-Size}, {@code X-Row-Count} (rows on this page), {@code X-Has-More}
+     * ({@code true}/{@code false}) for the response.
+     */
     public Map<String, String> headers() {
         Map<String, String> h = new LinkedHashMap<>();
         h.put("X-Page", Long.toString(request.page()));
         h.put("X-Page-Size", Integer.toString(request.pageSize()));
+        h.put("X-Row-Count", Integer.toString(passed));
         h.put("X-Has-More", Boolean.toString(more));
         return h;
     }

@@ -11,7 +11,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,8 +34,7 @@ import net.sf.jsqlparser.statement.select.Select;
  * Page parameters and the SQL rewrite that applies them.
  *
  * <p><b>Parameters</b> ({@link #parse}): {@code page} is 1-based (at most 2147483647), {@code page_size} is 1 to
- * the configured maximum (1000 by default); both plain decimal digits. Anything else is 400 {@code
- * invalid_paging} with an {@code errors} entry per parameter.
+ * the configured maximum (1000 by default, 10 when not given); a call without either gets the first page.
  *
  * <p><b>Rewrite</b> ({@link #rewrite}): only SELECT statements (including {@code WITH}, set operations,
  * {@code VALUES}) can be paged; others are 400 {@code invalid_paging}. A page never widens the statement's own
@@ -109,49 +107,70 @@ public final class Paging {
     }
 
     /**
-     * Validates the {@code page} and {@code page_size} request values.
+     * Validates the {@code page} and {@code page_size} request values, as the Python original reads them: a value
+     * that is not an integer is 400 {@code invalid_request}; one below 1, or a page size above the maximum, is 400
+     * {@code invalid_paging}; each with an {@code errors} entry per parameter. An empty value counts as absent.
      *
      * @param page the raw {@code page} value, null when absent
      * @param pageSize the raw {@code page_size} value, null when absent
-     * @return the request, or empty when neither was given (the caller decides whether unpaged is allowed)
-     * @throws ApiException 400 {@code invalid_paging}
+     * @return the request; the first page of the default size when neither was given ({@link PageRequest#asked()}
+     *     false)
+     * @throws ApiException 400 {@code invalid_request} or {@code invalid_paging}
      */
-    public Optional<PageRequest> parse(String page, String pageSize) {
-        if (page == null && pageSize == null) {
-            return Optional.empty();
+    public PageRequest parse(String page, String pageSize) {
+        boolean noPage = page == null || page.isBlank();
+        boolean noSize = pageSize == null || pageSize.isBlank();
+        if (noPage && noSize) {
+            return new PageRequest(1, defaultPageSize, false);
         }
-        Map<String, String> errors = new LinkedHashMap<>();
-        long p = 1;
-        long size = defaultPageSize;
-        if (page != null) {
-            p = positive(page, MAX_PAGE);
-            if (p < 0) {
-                errors.put("page", "must be a whole number from 1 to " + MAX_PAGE);
-            }
+        Map<String, String> notIntegers = new LinkedHashMap<>();
+        Map<String, String> outOfRange = new LinkedHashMap<>();
+        long p = noPage ? 1 : integer(page, "page", notIntegers);
+        long size = noSize ? defaultPageSize : integer(pageSize, "page_size", notIntegers);
+        if (!notIntegers.isEmpty()) {
+            throw new ApiException(400, "invalid_request", String.join(" and ", notIntegers.keySet())
+                    + " must be an integer", notIntegers);
         }
-        if (pageSize != null) {
-            size = positive(pageSize, maxPageSize);
-            if (size < 0) {
-                errors.put("page_size", "must be a whole number from 1 to " + maxPageSize);
-            }
+        if (p < 1 || p > MAX_PAGE) {
+            outOfRange.put("page", "must be a whole number from 1 to " + MAX_PAGE);
         }
-        if (!errors.isEmpty()) {
-            StringBuilder msg = new StringBuilder("Invalid paging: ");
-            errors.forEach((k, v) -> msg.append(k).append(' ').append(v).append("; "));
-            msg.setLength(msg.length() - 2);
-            throw new ApiException(400, "invalid_paging", msg.toString(), errors);
+        if (size < 1 || size > maxPageSize) {
+            outOfRange.put("page_size", "must be a whole number from 1 to " + maxPageSize);
         }
-        return Optional.of(new PageRequest(p, (int) size));
+        if (!outOfRange.isEmpty()) {
+            String msg = outOfRange.containsKey("page_size") && size > maxPageSize
+                    ? "page_size must not exceed " + maxPageSize : "page and page_size must be positive";
+            throw new ApiException(400, "invalid_paging", msg, outOfRange);
+        }
+        return new PageRequest(p, (int) size, true);
     }
 
-    /** The value when it is 1..max in plain digits, else -1. */
-    private static long positive(String raw, long max) {
+    /** An integer with an optional sign and surrounding blanks; out of range = Long.MIN_VALUE. */
+    private static long integer(String raw, String name, Map<String, String> errors) {
         String s = raw.strip();
-        if (s.isEmpty() || s.length() > 18 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            return -1;
+        int i = s.startsWith("-") || s.startsWith("+") ? 1 : 0;
+        if (i == s.length() || !s.substring(i).chars().allMatch(c -> c >= '0' && c <= '9')) {
+            errors.put(name, "must be an integer");
+            return 0;
         }
-        long v = Long.parseLong(s);
-        return v >= 1 && v <= max ? v : -1;
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return s.startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * A read's page: {@link #rewrite} where the statement can be rewritten, else the SQL unchanged and the page cut
+     * while reading ({@link PagedSql.Mode#CLIENT}: {@code SHOW}, {@code DESCRIBE}, {@code PRAGMA}, {@code EXPLAIN}
+     * and other reads that are not a {@code SELECT}).
+     */
+    public PagedSql rewriteRead(String sql, PageRequest request, SqlDialectFamily fam, LexicalRules rules) {
+        try {
+            return rewrite(sql, request, fam, rules);
+        } catch (ApiException notPageable) {
+            return new PagedSql(sql, request, PagedSql.Mode.CLIENT, request.offset());
+        }
     }
 
     /**

@@ -32,6 +32,7 @@ public final class ParamRules {
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
     private static final int MAX_PATTERN = 500;
     private static final int MAX_TEXT = 65_536;
+    private static final String REQUIRED = "is required";
     private static final Pattern DECIMAL_TEXT = Pattern.compile("[+-]?(\\d{1,400}(\\.\\d{0,400})?|\\.\\d{1,400})([eE][+-]?\\d{1,4})?");
 
     private final Map<String, ParamSpec> specs;
@@ -233,71 +234,71 @@ public final class ParamRules {
     }
 
     /**
-     * Resolves a call's values: text values (query string) are coerced by type, JSON values must already match.
+     * Resolves a call's values: text values (query string, and JSON text for a parameter that is not {@code str})
+     * are coerced by type, other JSON values must already match. Values for names the query does not declare are
+     * ignored, as the Python original ignores them (cache busters such as {@code _=123}).
      *
      * @param text values from the query string; may be empty
      * @param json values from the JSON body ({@code params}); may be null; wins over text
      * @return the coerced value per declared name (absent optional parameters bind their default or NULL)
-     * @throws ApiException 400 {@code invalid_parameters} with every problem in {@code errors}
+     * @throws ApiException 400 {@code param_required} or {@code param_invalid} with every problem in {@code errors}
      */
     public Map<String, Object> resolve(Map<String, String> text, JsonNode json) {
-        Map<String, String> errors = new LinkedHashMap<>();
+        Map<String, String> errors = null;
         Map<String, Object> values = new LinkedHashMap<>();
-        for (String given : text.keySet()) {
-            if (!specs.containsKey(given)) {
-                errors.put(given, "is not a parameter of this query");
-            }
-        }
-        if (json != null) {
-            for (Iterator<String> it = json.fieldNames(); it.hasNext(); ) {
-                String given = it.next();
-                if (!specs.containsKey(given)) {
-                    errors.put(given, "is not a parameter of this query");
-                }
-            }
-        }
         for (ParamSpec spec : specs.values()) {
             JsonNode jv = json == null ? null : json.get(spec.name());
             String tv = text.get(spec.name());
+            String problem = null;
+            if (jv != null && jv.isTextual() && spec.type() != ParamType.STR) {
+                tv = jv.textValue(); // "2" for an int: read as the query string would be
+                jv = null;
+            }
             if (jv != null) {
                 if (jv.isNull()) {
                     if (spec.required()) {
-                        errors.put(spec.name(), "must not be null");
+                        problem = "must not be null";
                     } else {
                         values.put(spec.name(), null);
                     }
-                    continue;
-                }
-                String problem = checkOne(spec, jv, true);
-                if (problem != null) {
-                    errors.put(spec.name(), problem);
-                } else {
+                } else if ((problem = checkOne(spec, jv, true)) == null) {
                     values.put(spec.name(), coerceJson(spec.type(), jv));
                 }
             } else if (tv != null) {
-                Object v;
                 try {
-                    v = coerceText(spec.type(), tv);
+                    Object v = coerceText(spec.type(), tv);
+                    if ((problem = checkValue(spec, v)) == null) {
+                        values.put(spec.name(), v);
+                    }
                 } catch (IllegalArgumentException ex) {
-                    errors.put(spec.name(), ex.getMessage());
-                    continue;
-                }
-                String problem = checkValue(spec, v);
-                if (problem != null) {
-                    errors.put(spec.name(), problem);
-                } else {
-                    values.put(spec.name(), v);
+                    problem = ex.getMessage();
                 }
             } else if (spec.required()) {
-                errors.put(spec.name(), "is required");
+                problem = REQUIRED;
             } else {
                 values.put(spec.name(), spec.defaultValue());
             }
+            if (problem != null) {
+                if (errors == null) {
+                    errors = new LinkedHashMap<>();
+                }
+                errors.put(spec.name(), problem);
+            }
         }
-        if (!errors.isEmpty()) {
-            throw new ApiException(400, "invalid_parameters", "Invalid parameters: " + summary(errors), errors);
+        if (errors != null) {
+            throw invalidValues(errors);
         }
         return values;
+    }
+
+    /**
+     * 400 {@code param_required} when every problem is a missing value, else {@code param_invalid} (the Python
+     * original's codes), with {@code errors} naming each parameter.
+     */
+    private static ApiException invalidValues(Map<String, String> errors) {
+        boolean missingOnly = errors.values().stream().allMatch(REQUIRED::equals);
+        return new ApiException(400, missingOnly ? "param_required" : "param_invalid",
+                "Invalid parameters: " + summary(errors), errors);
     }
 
     /** The bound parameters in marker order. */
@@ -311,7 +312,8 @@ public final class ParamRules {
     }
 
     /**
-     * Ad-hoc SQL: every marker must have a value in {@code params}; types come from the JSON values.
+     * Ad-hoc SQL: every marker must have a value in {@code params}; types come from the JSON values; values no marker
+     * uses are ignored.
      */
     public static List<Parameter> bindAdHoc(List<String> markers, JsonNode params) {
         Map<String, String> errors = new LinkedHashMap<>();
@@ -322,7 +324,7 @@ public final class ParamRules {
             }
             JsonNode v = params == null ? null : params.get(m);
             if (v == null) {
-                errors.put(m, "is required");
+                errors.put(m, REQUIRED);
             } else if (v.isNull()) {
                 byName.put(m, new Parameter(m, null, JDBCType.VARCHAR));
             } else if (v.isBoolean()) {
@@ -347,16 +349,8 @@ public final class ParamRules {
                 errors.put(m, "must be text, a number, true/false or null");
             }
         }
-        if (params != null && params.isObject()) {
-            for (Iterator<String> it = params.fieldNames(); it.hasNext(); ) {
-                String given = it.next();
-                if (!markers.contains(given)) {
-                    errors.put(given, "is not used in the SQL");
-                }
-            }
-        }
         if (!errors.isEmpty()) {
-            throw new ApiException(400, "invalid_parameters", "Invalid parameters: " + summary(errors), errors);
+            throw invalidValues(errors);
         }
         List<Parameter> out = new ArrayList<>(markers.size());
         for (String m : markers) {

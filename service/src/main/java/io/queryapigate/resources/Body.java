@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** A JSON request body read strictly: an object, known fields only, each of the expected JSON type. */
+/** A JSON request body: an object, each known field of the expected JSON type. */
 final class Body {
     private final JsonNode node;
 
@@ -17,6 +17,15 @@ final class Body {
         this.node = node;
     }
 
+    /**
+     * A call's body ({@code /q}, {@code /execute_sql}), read as the Python original reads it: fields it does not
+     * know are ignored (clients send {@code placeholders}, {@code tags} and their own), the known ones still checked.
+     */
+    static Body lenient(JsonNode node, boolean required) {
+        return of(node, required, null);
+    }
+
+    /** A management body: with {@code fields} non-null, a field outside them is 400 {@code unknown_field}. */
     static Body of(JsonNode node, boolean required, Set<String> fields) {
         if (node == null || node.isNull() || node.isMissingNode()) {
             if (required) {
@@ -28,7 +37,7 @@ final class Body {
             throw ApiException.badRequest("invalid_body", "The request body must be a JSON object.");
         }
         Map<String, String> unknown = new LinkedHashMap<>();
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+        for (Iterator<String> it = node.fieldNames(); fields != null && it.hasNext(); ) {
             String f = it.next();
             if (!fields.contains(f)) {
                 unknown.put(f, "is not a known field");

@@ -47,7 +47,7 @@ final class Calls {
         if (result.cache() != null) {
             r.header("X-Cache", result.cache());
             r.header("ETag", result.etag());
-            r.header("Cache-Control", "max-age=" + result.maxAge());
+            r.header("Cache-Control", "private, max-age=" + result.maxAge());
         }
         return r.build();
     }

@@ -1,5 +1,6 @@
 package io.queryapigate.resources;
 
+import io.queryapigate.output.format.Values;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -26,6 +27,9 @@ public class HealthResource {
         out.put("status", "ok");
         out.put("version", version);
         out.put("time", clock.instant().toString());
+        // the zone timestamps with a zone are shown in (output.format.Values)
+        out.put("time_zone", Values.ZONE.getId());
+        out.put("utc_offset", Values.ZONE.getRules().getOffset(clock.instant()).getId().replace("Z", "+00:00"));
         return out;
     }
 }

@@ -35,8 +35,6 @@ public class QueryResource {
     /** Query-string arguments that are never parameters. */
     static final Set<String> RESERVED = Set.of("format", "page", "page_size", "connection_name", "version", "timeout",
             "stream");
-    private static final Set<String> BODY_FIELDS = Set.of("params", "connection_name", "version", "timeout",
-            "format", "page", "page_size", "stream");
 
     private final QueryService queries;
     private final Paging paging;
@@ -62,7 +60,7 @@ public class QueryResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response post(@Auth Caller caller, @PathParam("name") String name, @Context UriInfo uri,
             @Context HttpServletRequest request, JsonNode bodyNode) {
-        Body body = Body.of(bodyNode, false, BODY_FIELDS);
+        Body body = Body.lenient(bodyNode, false);
         MultivaluedMap<String, String> args = uri.getQueryParameters();
         String version = body.numberText("version") != null ? body.numberText("version") : first(args, "version");
         String connection = body.text("connection_name") != null ? body.text("connection_name")
@@ -72,6 +70,14 @@ public class QueryResource {
         CallResult result = queries.run(CallRequest.savedQuery(caller, RequestIds.of(request), name, version,
                 textParams(args), body.object("params"), connection, timeout, out));
         return Calls.respond(result, request.getHeader("If-None-Match"));
+    }
+
+    /** A POST whose body is not JSON: run with the query string only, as the Python original does. */
+    @POST
+    @Consumes(MediaType.WILDCARD)
+    public Response postWithoutJson(@Auth Caller caller, @PathParam("name") String name, @Context UriInfo uri,
+            @Context HttpServletRequest request) {
+        return get(caller, name, uri, request);
     }
 
     private static Map<String, String> textParams(MultivaluedMap<String, String> args) {

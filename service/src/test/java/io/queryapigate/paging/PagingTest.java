@@ -24,15 +24,21 @@ class PagingTest {
     // ------------------------------------------------------------------------------------------- parameters
 
     @Test
-    void absentParametersMeanNoPaging() {
-        assertThat(PAGING.parse(null, null)).isEmpty();
+    void absentParametersMeanTheFirstPageOfTheDefaultSize() {
+        for (String absent : new String[] {null, "", " "}) {
+            PageRequest r = PAGING.parse(absent, absent);
+            assertThat(r.page()).isEqualTo(1);
+            assertThat(r.pageSize()).isEqualTo(10);
+            assertThat(r.asked()).isFalse();
+        }
+        assertThat(PAGING.parse("1", null).asked()).isTrue();
     }
 
     @ParameterizedTest
     @CsvSource(nullValues = "NULL", value = {"1,10,1,10", "3,NULL,3,10", "NULL,50,1,50", "2,1000,2,1000",
-        "007,5,7,5", "2147483647,1,2147483647,1"})
+        "007,5,7,5", "2147483647,1,2147483647,1", "+2,10,2,10", "' 3 ',NULL,3,10", "'',7,1,7"})
     void validParameters(String page, String size, long expectedPage, int expectedSize) {
-        PageRequest r = PAGING.parse(page, size).orElseThrow();
+        PageRequest r = PAGING.parse(page, size);
         assertThat(r.page()).isEqualTo(expectedPage);
         assertThat(r.pageSize()).isEqualTo(expectedSize);
         assertThat(r.offset()).isEqualTo((expectedPage - 1) * expectedSize);
@@ -40,15 +46,27 @@ class PagingTest {
     }
 
     @ParameterizedTest
-    @CsvSource(nullValues = "NULL", value = {"0,10,page", "-1,10,page", "abc,10,page", "1.5,10,page", "'',10,page",
-        "+2,10,page", "2147483648,10,page", "99999999999999999999,10,page", "9999999999999999999,10,page", "1,0,page_size", "1,-1,page_size",
-        "1,1001,page_size", "1,ten,page_size", "1,'',page_size", "NULL,0x10,page_size"})
-    void invalidParametersAre400InvalidPaging(String page, String size, String field) {
+    @CsvSource(nullValues = "NULL", value = {"0,10,page", "-1,10,page", "2147483648,10,page",
+        "99999999999999999999,10,page", "9999999999999999999,10,page", "1,0,page_size", "1,-1,page_size",
+        "1,1001,page_size"})
+    void outOfRangeParametersAre400InvalidPaging(String page, String size, String field) {
         assertThatThrownBy(() -> PAGING.parse(page, size)).isInstanceOfSatisfying(ApiException.class, e -> {
             assertThat(e.status()).isEqualTo(400);
             assertThat(e.code()).isEqualTo("invalid_paging");
             assertThat(e.errors()).containsOnlyKeys(field);
             assertThat(e.getMessage()).contains(field);
+        });
+    }
+
+    @ParameterizedTest
+    @CsvSource(nullValues = "NULL", value = {"abc,10,page", "1.5,10,page", "-,10,page", "1,ten,page_size",
+        "NULL,0x10,page_size", "NULL,1e3,page_size"})
+    void parametersThatAreNotIntegersAre400InvalidRequest(String page, String size, String field) {
+        assertThatThrownBy(() -> PAGING.parse(page, size)).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.status()).isEqualTo(400);
+            assertThat(e.code()).isEqualTo("invalid_request");
+            assertThat(e.errors()).containsOnlyKeys(field);
+            assertThat(e.getMessage()).isEqualTo(field + " must be an integer");
         });
     }
 
@@ -61,10 +79,10 @@ class PagingTest {
     @Test
     void theMaximumComesFromConfiguration() {
         Paging small = new Paging(50, 20);
-        assertThat(small.parse("1", null).orElseThrow().pageSize()).isEqualTo(20);
-        assertThat(small.parse("1", "50").orElseThrow().pageSize()).isEqualTo(50);
+        assertThat(small.parse("1", null).pageSize()).isEqualTo(20);
+        assertThat(small.parse("1", "50").pageSize()).isEqualTo(50);
         assertThatThrownBy(() -> small.parse("1", "51")).isInstanceOf(ApiException.class)
-                .hasMessageContaining("1 to 50");
+                .hasMessageContaining("must not exceed 50");
         FormatsConfig config = new FormatsConfig();
         config.setMaxPageSize(200);
         assertThat(config.paging().maxPageSize()).isEqualTo(200);
@@ -234,13 +252,27 @@ class PagingTest {
         assertThat(target.rows).containsExactly(1, 2, 3);
         assertThat(sink.hasMore()).isTrue();
         assertThat(sink.headers()).containsExactly(java.util.Map.entry("X-Page", "2"),
-                java.util.Map.entry("X-Page-Size", "3"), java.util.Map.entry("X-Has-More", "true"));
+                java.util.Map.entry("X-Page-Size", "3"), java.util.Map.entry("X-Row-Count", "3"),
+                java.util.Map.entry("X-Has-More", "true"));
         Collect last = new Collect();
         PageSink lastSink = paged.sink(last);
         push(lastSink, 2);
         assertThat(last.rows).containsExactly(1, 2);
         assertThat(lastSink.hasMore()).isFalse();
-        assertThat(lastSink.headers()).containsEntry("X-Has-More", "false");
+        assertThat(lastSink.headers()).containsEntry("X-Has-More", "false").containsEntry("X-Row-Count", "2");
+    }
+
+    @Test
+    void readsThatAreNotSelectsArePagedWhileReading() {
+        for (String read : new String[] {"SHOW TABLES", "DESCRIBE film", "PRAGMA table_info('film')"}) {
+            assertThatThrownBy(() -> PAGING.rewrite(read, new PageRequest(2, 5), SqlDialectFamily.of("duckdb")))
+                    .isInstanceOf(ApiException.class);
+            PagedSql r = PAGING.rewriteRead(read, new PageRequest(2, 5), SqlDialectFamily.of("duckdb"),
+                    SqlDialectFamily.of("duckdb").lexicalRules());
+            assertThat(r.sql()).isEqualTo(read);
+            assertThat(r.mode()).isEqualTo(PagedSql.Mode.CLIENT);
+            assertThat(r.skip()).isEqualTo(5);
+        }
     }
 
     @Test

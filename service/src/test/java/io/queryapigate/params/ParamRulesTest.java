@@ -54,7 +54,7 @@ class ParamRulesTest {
                  "d": {"type": "str", "pattern": "[a-z]+", "max_length": 5}, "e": "bool"}"""));
         ApiException e = refused(() -> rules.resolve(Map.of("a", "0", "c", "z", "d", "ABC", "e", "maybe"), null));
         assertThat(e.status()).isEqualTo(400);
-        assertThat(e.code()).isEqualTo("invalid_parameters");
+        assertThat(e.code()).isEqualTo("param_invalid");
         assertThat(e.errors()).containsEntry("a", "must be at least 1").containsEntry("b", "is required")
                 .containsEntry("c", "must be one of: x, y").containsEntry("d", "must match the pattern [a-z]+")
                 .containsEntry("e", "must be true or false");
@@ -84,13 +84,27 @@ class ParamRulesTest {
     }
 
     @Test
-    void jsonBodyValuesMustAlreadyHaveTheType() throws Exception {
+    void jsonTextIsReadAsTheQueryStringWouldBeOtherJsonMustHaveTheType() throws Exception {
         ParamRules rules = ParamRules.parse(json("{\"id\": \"int\", \"s\": \"str\", \"b\": \"bool\"}"));
-        ApiException e = refused(() -> rules.resolve(Map.of(), json("{\"id\": \"7\", \"s\": 7, \"b\": 1}")));
+        ApiException e = refused(() -> rules.resolve(Map.of(), json("{\"id\": 7.5, \"s\": 7, \"b\": 1}")));
+        assertThat(e.code()).isEqualTo("param_invalid");
         assertThat(e.errors()).containsEntry("id", "must be an integer").containsEntry("s", "must be text")
                 .containsEntry("b", "must be true or false");
+        assertThat(refused(() -> rules.resolve(Map.of(), json("{\"id\": \"seven\", \"s\": \"x\", \"b\": true}")))
+                .errors()).containsOnlyKeys("id");
         assertThat(rules.resolve(Map.of(), json("{\"id\": 7, \"s\": \"7\", \"b\": false}")))
                 .containsEntry("id", 7L).containsEntry("s", "7").containsEntry("b", false);
+        assertThat(rules.resolve(Map.of(), json("{\"id\": \"7\", \"s\": \"7\", \"b\": \"yes\"}")))
+                .containsEntry("id", 7L).containsEntry("s", "7").containsEntry("b", true);
+    }
+
+    @Test
+    void missingValuesOnlyAreParamRequired() throws Exception {
+        ParamRules rules = ParamRules.parse(json("{\"id\": \"int\", \"n\": \"int\"}"));
+        ApiException e = refused(() -> rules.resolve(Map.of(), null));
+        assertThat(e.code()).isEqualTo("param_required");
+        assertThat(e.errors()).containsEntry("id", "is required").containsEntry("n", "is required");
+        assertThat(refused(() -> rules.resolve(Map.of("n", "x"), null)).code()).isEqualTo("param_invalid");
     }
 
     @Test
@@ -104,10 +118,9 @@ class ParamRulesTest {
     }
 
     @Test
-    void unknownParametersAreNamed() throws Exception {
+    void undeclaredValuesAreIgnored() throws Exception {
         ParamRules rules = ParamRules.parse(json("{\"id\": \"int\"}"));
-        assertThat(refused(() -> rules.resolve(Map.of("id", "1", "idd", "2"), null)).errors())
-                .containsEntry("idd", "is not a parameter of this query");
+        assertThat(rules.resolve(Map.of("id", "1", "_", "123"), json("{\"idd\": 2}"))).containsOnlyKeys("id");
     }
 
     @Test
@@ -132,6 +145,8 @@ class ParamRulesTest {
                 json("{\"a\": 1, \"b\": \"x\", \"c\": true}"));
         assertThat(bound).extracting(Parameter::value).containsExactly(1L, "x", true, 1L);
         assertThat(refused(() -> ParamRules.bindAdHoc(List.of("a"), json("{\"a\": [1], \"z\": 1}"))).errors())
-                .containsKeys("a", "z");
+                .containsOnlyKeys("a");
+        assertThat(refused(() -> ParamRules.bindAdHoc(List.of("a", "b"), json("{\"z\": 1}"))).code())
+                .isEqualTo("param_required");
     }
 }

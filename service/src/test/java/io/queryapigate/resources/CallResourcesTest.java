@@ -157,13 +157,18 @@ class CallResourcesTest {
     }
 
     @Test
-    void aBadBodyNamesTheField() {
-        Response unknown = executeSql(ADMIN, "{\"sql\": \"SELECT 1\", \"connection_name\": \"duck\", \"nope\": 1}",
-                null);
-        assertThat(unknown.getStatus()).isEqualTo(400);
-        JsonNode body = json(unknown);
-        assertThat(body.get("code").asText()).isEqualTo("unknown_field");
-        assertThat(body.toString()).contains("nope");
+    void fieldsItDoesNotKnowAreIgnoredKnownOnesChecked() {
+        Response unknown = executeSql(ADMIN, "{\"sql\": \"SELECT 1 AS one\", \"connection_name\": \"duck\", "
+                + "\"nope\": 1, \"placeholders\": [], \"tags\": [\"x\"]}", null);
+        assertThat(unknown.getStatus()).isEqualTo(200);
+        assertThat(json(unknown).get(0).get("one").asInt()).isEqualTo(1);
+        Response database = executeSql(ADMIN, "{\"sql\": \"SELECT 1\", \"connection_name\": \"duck\", "
+                + "\"database\": \"other\"}", null);
+        assertThat(database.getStatus()).isEqualTo(400);
+        assertThat(json(database).get("code").asText()).isEqualTo("unsupported_field");
+        Response badType = executeSql(ADMIN, "{\"sql\": 7, \"connection_name\": \"duck\"}", null);
+        assertThat(badType.getStatus()).isEqualTo(400);
+        assertThat(json(badType).get("code").asText()).isEqualTo("invalid_body");
         Response stream = executeSql(ADMIN, "{\"sql\": \"SELECT 1\", \"connection_name\": \"duck\", "
                 + "\"stream\": true, \"format\": \"json\"}", null);
         assertThat(stream.getStatus()).isEqualTo(400);

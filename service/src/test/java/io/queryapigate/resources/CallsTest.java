@@ -22,7 +22,7 @@ class CallsTest {
         assertThat(r.getHeaderString("X-Page")).isEqualTo("1");
         assertThat(r.getHeaderString("X-Cache")).isEqualTo("MISS");
         assertThat(r.getHeaderString("ETag")).isEqualTo("\"abc\"");
-        assertThat(r.getHeaderString("Cache-Control")).isEqualTo("max-age=60");
+        assertThat(r.getHeaderString("Cache-Control")).isEqualTo("private, max-age=60");
     }
 
     @Test

@@ -22,12 +22,13 @@ public final class Leaks {
 
     /**
      * The same failing SQL, as an unrestricted key and as a restricted or masked one: the first sees the database's
-     * message (which echoes {@code echoed}), the second gets {@code 400 query_invalid} with the message withheld.
+     * message as {@code detail} (which echoes {@code echoed}), the second gets {@code 500 query_failed} with the
+     * message withheld.
      */
     public static void assertMessageWithheld(Http.Reply unrestricted, Http.Reply restricted, String echoed) {
-        assertThat(unrestricted.status()).as(unrestricted.body()).isEqualTo(400);
-        assertThat(unrestricted.body()).contains(echoed);
-        restricted.assertRefused(400, "query_invalid");
+        assertThat(unrestricted.status()).as(unrestricted.body()).isEqualTo(500);
+        assertThat(unrestricted.json().get("detail").asText()).contains(echoed);
+        restricted.assertRefused(500, "query_failed");
         assertThat(restricted.body()).contains("withheld").doesNotContain(echoed);
     }
 }

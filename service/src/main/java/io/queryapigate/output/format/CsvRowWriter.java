@@ -18,8 +18,8 @@ import java.util.List;
  * spreadsheets write it. A header row with {@link ColumnNames#unique} names comes first, also for an empty result.
  *
  * <p>Fields are quoted only when they must be. NULL is an empty unquoted field; an empty string is {@code ""}, so
- * the two stay distinct. Booleans are
- * {@code true}/{@code false}; other values follow {@link Values#text}. Truncation trailer: a last line
+ * the two stay distinct. Values follow {@link Values#text} (booleans {@code True}/{@code False}, as the Python
+ * original writes them). Truncation trailer: a last line
  * {@code # truncated: <reason>}.
  */
 final class CsvRowWriter extends AbstractRowWriter {
@@ -87,14 +87,13 @@ final class CsvRowWriter extends AbstractRowWriter {
                 g.writeNumber(l);
             } else if (v instanceof Integer n) {
                 g.writeNumber(n);
-            } else if (v instanceof BigDecimal d) {
-                g.writeNumber(d);
             } else if (v instanceof BigInteger b) {
                 g.writeNumber(b);
-            } else if (v instanceof Boolean b) {
-                g.writeBoolean(b);
+            } else if (v instanceof BigDecimal d) {
+                g.writeNumber(Values.decimal(d));
             } else {
-                // doubles (NaN/Infinity as words), dates, binary, UUID, nested values: their text form
+                // doubles (NaN/Infinity as words), booleans (True/False), dates, binary, UUID, nested values: their
+                // text form
                 writeText(g, Values.text(v), i);
             }
         }

@@ -13,6 +13,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.List;
@@ -23,12 +24,16 @@ import java.util.UUID;
  * The value rules every format shares, for the value kinds a dialect hands to a {@link
  * io.queryapigate.dialect.spi.RowSink}.
  *
+ * As the Python original renders them, exactly where it is exact:
  * <ul>
- *   <li>integers (including {@link BigInteger}) are written exactly, decimals in plain notation ({@code 1000}, never
- *       {@code 1E+3});
+ *   <li>integers (including {@link BigInteger}) are written exactly; decimals in plain notation without trailing
+ *       zeros, and with {@code .0} when whole ({@code 1.10} is {@code 1.1}, {@code 100.00} is {@code 100.0}), every
+ *       digit kept (the original rounded them through a double);
  *   <li>NaN and the infinities become the strings {@code NaN}, {@code Infinity}, {@code -Infinity};
- *   <li>{@link LocalDate}, {@link LocalTime}, {@link LocalDateTime} are ISO-8601 without a zone, {@link
- *       OffsetDateTime} is ISO-8601 with its offset ({@code Z} for UTC);
+ *   <li>{@link LocalDate} is {@code 2024-01-31}, {@link LocalTime} {@code 12:00:00}, {@link LocalDateTime} {@code
+ *       2024-01-31 12:00:00} (fractional seconds only when not zero: the original dropped them), {@link
+ *       OffsetDateTime} the same in the gateway's time zone ({@code /health} tells which), without an offset;
+ *   <li>booleans are {@code True}/{@code False} where a format has no boolean type (CSV, TSV, XML);
  *   <li>{@code byte[]} is standard base64 with padding; {@link UUID} its canonical text;
  *   <li>lists and maps nest where the format can nest, and are compact JSON text elsewhere.
  * </ul>
@@ -47,6 +52,9 @@ public final class Values {
             .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
             .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
             .build();
+
+    /** The zone a timestamp with a zone is shown in: the gateway's, as {@code /health} reports it. */
+    public static final ZoneId ZONE = ZoneId.systemDefault();
 
     private Values() {}
 
@@ -68,7 +76,7 @@ public final class Values {
         } else if (v instanceof Integer n) {
             json.writeNumber(n);
         } else if (v instanceof BigDecimal d) {
-            json.writeNumber(d);
+            json.writeNumber(decimal(d));
         } else if (v instanceof Double d) {
             if (Double.isFinite(d)) {
                 json.writeNumber(d);
@@ -117,20 +125,35 @@ public final class Values {
         if (v instanceof String s) {
             return s;
         } else if (v instanceof BigDecimal d) {
-            return d.toPlainString();
+            return decimal(d);
         } else if (v instanceof LocalDateTime t) {
-            return DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t);
+            return dateTime(t);
         } else if (v instanceof OffsetDateTime t) {
-            return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(t);
+            return dateTime(t.atZoneSameInstant(ZONE).toLocalDateTime());
+        } else if (v instanceof LocalTime t) {
+            return DateTimeFormatter.ISO_LOCAL_TIME.format(t);
+        } else if (v instanceof Boolean b) {
+            return b ? "True" : "False";
         } else if (v instanceof byte[] b) {
             return Base64.getEncoder().encodeToString(b);
         } else if (v instanceof List<?> || v instanceof Map<?, ?>) {
             return jsonText(v);
         } else {
-            // Long, Integer, Short, Byte, BigInteger, Double, Float (NaN/Infinity included), Boolean, LocalDate,
-            // LocalTime, UUID: their toString() is already the exact, ISO or canonical form
+            // Long, Integer, Short, Byte, BigInteger, Double, Float (NaN/Infinity included), LocalDate, UUID: their
+            // toString() is already the exact, ISO or canonical form
             return v.toString();
         }
+    }
+
+    /** A decimal without trailing zeros, {@code .0} when whole, never in exponent notation. */
+    static String decimal(BigDecimal d) {
+        BigDecimal stripped = d.signum() == 0 ? BigDecimal.ZERO : d.stripTrailingZeros();
+        return stripped.scale() <= 0 ? stripped.toPlainString() + ".0" : stripped.toPlainString();
+    }
+
+    /** {@code 2024-01-31 12:00:00}, with {@code .f} digits only when the fraction is not zero. */
+    static String dateTime(LocalDateTime t) {
+        return DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t).replace('T', ' ');
     }
 
     /**
