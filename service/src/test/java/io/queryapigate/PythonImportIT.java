@@ -9,6 +9,7 @@ import io.dropwizard.testing.DropwizardTestSupport;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.TestingConfig;
+import io.queryapigate.testing.TestingPostgres;
 import io.queryapigate.testing.TestingPython;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
@@ -160,6 +161,69 @@ class PythonImportIT {
                     .contains("Nothing to import");
         } finally {
             app.after();
+        }
+    }
+
+    @Test
+    void readsTheOriginalsPostgresStoreAndWritesIntoAPostgresStore() throws Exception {
+        Path venv = TestingPython.venv();
+        TestingPostgres.Database theirs = TestingPostgres.freshDatabase("qag_py_store");
+        TestingPostgres.Database mine = TestingPostgres.freshDatabase("qag_store");
+        try {
+            Path work = Files.createTempDirectory("qag-import-pg-");
+            Path duckdb = work.resolve("demo.duckdb");
+            createDemoDatabase(duckdb);
+            String from = "postgresql://" + theirs.user() + ":" + theirs.password() + "@"
+                    + theirs.url().substring("jdbc:postgresql://".length());
+            String secret;
+            Answer before;
+            try (TestingPython py = TestingPython.start(venv, work.resolve("py-home"), PY_ADMIN,
+                    Map.of("QUERYAPIGATE_DATABASE_URL", from))) {
+                Http original = new Http(py.url());
+                post(original, "/api/v1/connections", Map.of("name", "demo", "db", "duckdb", "database",
+                        duckdb.toString()));
+                post(original, "/api/v1/queries", Map.of("name", "film", "connection_name", "demo", "publish", true,
+                        "description", "one film", "sql", "SELECT film_id, title FROM film WHERE film_id = :id",
+                        "parameters", Map.of("id", "int")));
+                post(original, "/api/v1/queries/film/versions", Map.of("connection_name", "demo", "description",
+                        "a draft", "sql", "SELECT title FROM film WHERE film_id = :id", "parameters",
+                        Map.of("id", "int")));
+                secret = key(original, Map.of("name", "film-only", "connections", List.of(), "queries",
+                        List.of("film")));
+                before = answer(original, secret, new Call("film-only", "GET", "/q/film?id=7", null));
+                assertThat(before.status()).isEqualTo(200);
+            }
+            try (Connection c = DriverManager.getConnection(theirs.url(), theirs.user(), theirs.password());
+                    Statement s = c.createStatement();
+                    ResultSet r = s.executeQuery("SELECT count(*) FROM saved_query_versions")) {
+                assertThat(r.next() ? r.getLong(1) : -1).as("the original used its PostgreSQL store").isEqualTo(2);
+            }
+
+            Path config = TestingConfig.write("  demo:\n    dialect: duckdb\n    url: " + duckdb + "\n"
+                    + "    properties:\n      duckdb.read_only: \"true\"\n", "store:\n  url: " + mine.url()
+                    + "\n  user: " + mine.user() + "\n  password: " + mine.password() + "\n");
+            Run first = importPython(config, "--from", from);
+            assertThat(first.exit()).as(first.output()).isZero();
+            assertThat(first.output()).contains("Imported 1 saved queries (2 versions), 1 API keys and 0 runs.");
+            Run second = importPython(config, "--from", from);
+            assertThat(second.exit()).as(second.output()).isZero();
+            assertThat(second.output()).contains("Nothing to import");
+
+            DropwizardTestSupport<GatewayConfiguration> app =
+                    new DropwizardTestSupport<>(GatewayApplication.class, config.toString());
+            app.before();
+            try {
+                Http ours = new Http("http://127.0.0.1:" + app.getLocalPort());
+                Answer here = answer(ours, secret, new Call("film-only", "GET", "/q/film?id=7", null));
+                assertThat(sameRows(here.rows(), before.rows())).as(here + " / " + before).isTrue();
+                assertThat(ours.get("/q/film?id=7&version=2", secret).status()).isEqualTo(404);
+                assertThat(ours.get("/q/film?id=7&version=2", TestingConfig.ADMIN_KEY).status()).isEqualTo(200);
+            } finally {
+                app.after();
+            }
+        } finally {
+            theirs.dropDatabase();
+            mine.dropDatabase();
         }
     }
 

@@ -73,6 +73,12 @@ public final class TestingPython implements AutoCloseable {
 
     /** Starts the original on {@code home} (created) with {@code adminKey} as QUERYAPIGATE_API_KEY; waits for it. */
     public static TestingPython start(Path venv, Path home, String adminKey) throws IOException, InterruptedException {
+        return start(venv, home, adminKey, Map.of());
+    }
+
+    /** As {@link #start(Path, Path, String)}, with more of its settings ({@code QUERYAPIGATE_DATABASE_URL}, ...). */
+    public static TestingPython start(Path venv, Path home, String adminKey, Map<String, String> settings)
+            throws IOException, InterruptedException {
         Files.createDirectories(home);
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
@@ -88,6 +94,7 @@ public final class TestingPython implements AutoCloseable {
         env.keySet().removeIf(k -> k.startsWith("QUERYAPIGATE_"));
         env.put("QUERYAPIGATE_HOME", home.toString());
         env.put("QUERYAPIGATE_API_KEY", adminKey);
+        env.putAll(settings);
         TestingPython py = new TestingPython(pb.start(), log, "http://127.0.0.1:" + port);
         try {
             new Http(py.url).awaitHealth(py.process, log);
