@@ -150,7 +150,7 @@ class PythonImportIT {
             assertThat(renamed.exit()).as(renamed.output()).isZero();
             assertThat(renamed.output()).contains("create       film-py ('film'): 3 versions, publishes version 1")
                     .contains("skip         film-only: its secret is key 'film-only''s here, with other grants")
-                    .contains("Imported 1 saved queries (3 versions), 0 API keys");
+                    .contains("Imported 1 saved query (3 versions), 0 API keys and 0 runs.");
             Reply copy = ours.get("/q/film-py?id=1", TestingConfig.ADMIN_KEY);
             assertThat(sameRows(copy.json(), before.get(new Call("admin", "GET", "/q/film?id=1", null)).rows()))
                     .as(copy.body()).isTrue();
@@ -204,7 +204,7 @@ class PythonImportIT {
                     + "\n  user: " + mine.user() + "\n  password: " + mine.password() + "\n");
             Run first = importPython(config, "--from", from);
             assertThat(first.exit()).as(first.output()).isZero();
-            assertThat(first.output()).contains("Imported 1 saved queries (2 versions), 1 API keys and 0 runs.");
+            assertThat(first.output()).contains("Imported 1 saved query (2 versions), 1 API key and 0 runs.");
             Run second = importPython(config, "--from", from);
             assertThat(second.exit()).as(second.output()).isZero();
             assertThat(second.output()).contains("Nothing to import");

@@ -20,6 +20,7 @@ import io.queryapigate.store.MetadataCache;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Locale;
@@ -32,7 +33,8 @@ import net.sourceforge.argparse4j.inf.Subparser;
  * [--skip-invalid] [--connections-out FILE] [--workspace NAME] [--time-zone ZONE] CONFIG}: moves the Python
  * original's saved queries, API keys and (optionally) run history into this configuration's store, and writes its
  * connections as YAML to review ({@link PythonImporter}). Every version is validated as saving it here would, so
- * the connections it uses must be configured first: a dry run prints the plan and the connections to add.
+ * the connections it uses must be configured first (they are opened as startup opens them): a dry run prints the
+ * plan and the connections to add.
  */
 public final class ImportPythonCommand extends ConfiguredCommand<GatewayConfiguration> {
     public ImportPythonCommand() {
@@ -69,8 +71,13 @@ public final class ImportPythonCommand extends ConfiguredCommand<GatewayConfigur
         Path home = Path.of(config.getHome()).toAbsolutePath().normalize();
         Files.createDirectories(home);
         String url = io.queryapigate.store.Store.resolveUrl(config.getStore().getUrl(), home);
-        Options options = new Options(ns.getString("from"), ns.getString("workspace"),
-                ns.getString("time_zone") == null ? ZoneId.systemDefault() : ZoneId.of(ns.getString("time_zone")),
+        ZoneId zone;
+        try {
+            zone = ns.getString("time_zone") == null ? ZoneId.systemDefault() : ZoneId.of(ns.getString("time_zone"));
+        } catch (DateTimeException e) {
+            throw new ImportException("--time-zone: " + e.getMessage() + " (a zone such as Europe/Berlin or UTC)");
+        }
+        Options options = new Options(ns.getString("from"), ns.getString("workspace"), zone,
                 Boolean.TRUE.equals(ns.getBoolean("dry_run")), Boolean.TRUE.equals(ns.getBoolean("with_history")),
                 OnConflict.valueOf(ns.getString("on_conflict").toUpperCase(Locale.ROOT)),
                 Boolean.TRUE.equals(ns.getBoolean("skip_invalid")),

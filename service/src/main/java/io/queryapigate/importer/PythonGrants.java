@@ -5,6 +5,8 @@ import io.queryapigate.auth.Grants;
 import io.queryapigate.auth.IpRange;
 import io.queryapigate.auth.MaskRule;
 import io.queryapigate.importer.PythonStore.PyKey;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -46,6 +48,14 @@ final class PythonGrants {
         List<String> warnings = new ArrayList<>();
         if (key.hash() == null || !HASH.matcher(key.hash()).matches()) {
             return new Converted(null, warnings, "its stored secret hash is not a SHA-256");
+        }
+        if (key.expiresAt() != null) {
+            try {
+                LocalDate.parse(key.expiresAt());
+            } catch (DateTimeParseException e) {
+                return new Converted(null, warnings, "its expiry '" + key.expiresAt() + "' is not a date (the"
+                        + " original treats the key as expired)");
+            }
         }
         JsonNode d = key.details();
         List<String> connections = new ArrayList<>();

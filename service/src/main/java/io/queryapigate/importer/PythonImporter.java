@@ -6,6 +6,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.queryapigate.auth.Grants;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.importer.ImportPlan.Action;
+import io.queryapigate.importer.ImportPlan.KeyItem;
+import io.queryapigate.importer.ImportPlan.QueryItem;
+import io.queryapigate.importer.ImportPlan.VersionDef;
 import io.queryapigate.importer.PythonStore.Contents;
 import io.queryapigate.importer.PythonStore.PyKey;
 import io.queryapigate.importer.PythonStore.PyQuery;
@@ -69,17 +73,6 @@ public final class PythonImporter {
     /** How many of each were written (all zero for a dry run or when everything was already here). */
     public record Result(int queries, int versions, int keys, int runs) {}
 
-    enum Action { CREATE, UNCHANGED, SKIP, CONFLICT, BLOCKED }
-
-    record VersionDef(int version, String sql, String parameters, String connection, String description,
-            String author, int cacheTtl, long createdAt) {}
-
-    record QueryItem(String source, String name, Action action, String reason, List<VersionDef> versions,
-            Integer published, List<String> notes) {}
-
-    record KeyItem(String source, String name, Action action, String reason, PyKey key, Grants grants,
-            List<String> warnings) {}
-
     private final Store store;
     private final SavedQueries validator;
     private final ConnectionRegistry connections;
@@ -112,6 +105,33 @@ public final class PythonImporter {
      *     {@code --skip-invalid}); nothing was written then
      */
     public Result run(Options o, PrintStream out) {
+        ImportPlan plan = plan(o);
+        plan.print(out, o, historyPerVersion);
+        if (o.connectionsOut() != null) {
+            write(o.connectionsOut(), plan.connections().text());
+        }
+        plan.checkCanProceed(o.skipInvalid());
+        if (o.dryRun()) {
+            out.println("Dry run: nothing was written.");
+            return new Result(0, 0, 0, 0);
+        }
+        if (plan.writesNothing()) {
+            out.println("Nothing to import: everything is already here.");
+            return new Result(0, 0, 0, 0);
+        }
+        Result result = apply(plan);
+        out.println("Imported " + count(result.queries(), "saved query", "saved queries") + " ("
+                + count(result.versions(), "version", "versions") + "), " + count(result.keys(), "API key", "API keys")
+                + " and " + count(result.runs(), "run", "runs") + ".");
+        return result;
+    }
+
+    private static String count(int n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
+    }
+
+    /** Reads the original's store and decides, against this store, what happens to each query, key and run. */
+    private ImportPlan plan(Options o) {
         Contents source = PythonStore.read(o.from(), o.workspace(), o.zone(), o.withHistory());
         ConnectionsYaml yaml = ConnectionsYaml.of(source.connections(), source.home(),
                 source.description() + ", workspace '" + o.workspace() + "'");
@@ -119,15 +139,14 @@ public final class PythonImporter {
 
         Set<String> assigned = new HashSet<>();
         List<QueryItem> queries = new ArrayList<>();
-        for (PyQuery q : source.queries()) {
+        for (PyQuery q : validNamesFirst(source.queries(), PyQuery::name)) {
             queries.add(resolve(convert(q, connectionNames), o.onConflict(), assigned));
         }
+        queries.sort(Comparator.comparing(QueryItem::name));
         Map<String, String> queryNames = new LinkedHashMap<>();
         for (QueryItem q : queries) {
             // a conflict stops the import: keys are planned as if it were resolved, so only its cause is reported
-            boolean here = q.action() == Action.CREATE || q.action() == Action.UNCHANGED
-                    || q.action() == Action.CONFLICT;
-            queryNames.put(q.source(), here ? q.name() : null);
+            queryNames.put(q.source(), q.here() || q.action() == Action.CONFLICT ? q.name() : null);
         }
         Map<String, List<String>> collections = new TreeMap<>();
         for (PyQuery q : source.queries()) {
@@ -138,30 +157,19 @@ public final class PythonImporter {
         PythonGrants.Context context = new PythonGrants.Context(queryNames, collections, connectionNames, maskingKey);
         Set<String> assignedKeys = new HashSet<>();
         List<KeyItem> keys = new ArrayList<>();
-        for (PyKey k : source.keys()) {
+        for (PyKey k : validNamesFirst(source.keys(), PyKey::name)) {
             keys.add(resolve(k, PythonGrants.convert(k, context), queries, o.onConflict(), assignedKeys));
         }
+        keys.sort(Comparator.comparing(KeyItem::name));
         List<PyRun> runs = o.withHistory() ? newestRuns(source.runs(), queries) : List.of();
+        return new ImportPlan(source, yaml, queries, keys, runs);
+    }
 
-        print(out, o, source, yaml, queries, keys, runs);
-        if (o.connectionsOut() != null) {
-            write(o.connectionsOut(), yaml.text());
-        }
-        stopIfNeeded(o, queries, keys);
-        long creating = queries.stream().filter(q -> q.action() == Action.CREATE).count()
-                + keys.stream().filter(k -> k.action() == Action.CREATE).count() + runs.size();
-        if (o.dryRun()) {
-            out.println("Dry run: nothing was written.");
-            return new Result(0, 0, 0, 0);
-        }
-        if (creating == 0) {
-            out.println("Nothing to import: everything is already here.");
-            return new Result(0, 0, 0, 0);
-        }
-        Result result = apply(queries, keys, runs);
-        out.println("Imported " + result.queries() + " saved queries (" + result.versions() + " versions), "
-                + result.keys() + " API keys and " + result.runs() + " runs.");
-        return result;
+    /** Names valid here keep them: those that must change ({@link Names#valid}) come after, and yield. */
+    private static <T> List<T> validNamesFirst(List<T> items, java.util.function.Function<T, String> name) {
+        List<T> out = new ArrayList<>(items);
+        out.sort(Comparator.comparing(t -> !Names.VALID.matcher(name.apply(t)).matches()));
+        return out;
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -232,7 +240,7 @@ public final class PythonImporter {
                 tags.add(f.get("tags").asText());
             }
             versions.add(new VersionDef(v.version(), d.sql(), json(d.parameters()), connection, d.description(),
-                    f.hasNonNull("author") ? f.get("author").asText() : null, d.cacheTtl(),
+                    author(f), d.cacheTtl(),
                     v.createdAt() == null ? clock.millis() : v.createdAt()));
         }
         if (!tags.isEmpty()) {
@@ -245,6 +253,12 @@ public final class PythonImporter {
         Integer published = q.published() != null
                 && versions.stream().anyMatch(v -> v.version() == q.published()) ? q.published() : null;
         return new QueryItem(q.name(), name, Action.CREATE, null, versions, published, List.copyOf(notes));
+    }
+
+    /** The version's author, at most 100 characters as this store keeps it. */
+    private static String author(JsonNode fields) {
+        String author = fields.hasNonNull("author") ? fields.get("author").asText() : null;
+        return author == null || author.length() <= 100 ? author : author.substring(0, 100);
     }
 
     private static QueryItem blocked(String source, String name, String reason, Set<String> notes) {
@@ -375,8 +389,7 @@ public final class PythonImporter {
 
     /** A warning when the key reaches every imported saved query (more than one). */
     private static void warnIfEveryQuery(Grants g, List<QueryItem> queries, List<String> warnings) {
-        List<QueryItem> here = queries.stream()
-                .filter(q -> q.action() == Action.CREATE || q.action() == Action.UNCHANGED).toList();
+        List<QueryItem> here = queries.stream().filter(QueryItem::here).toList();
         if (here.size() < 2 || g.hasQueryByName("*") || g.hasConnection("*")) {
             return;
         }
@@ -393,8 +406,7 @@ public final class PythonImporter {
     /** The runs of imported queries' versions, the newest {@code historyPerVersion} of each, oldest first. */
     private List<PyRun> newestRuns(List<PyRun> runs, List<QueryItem> queries) {
         Map<String, QueryItem> imported = new LinkedHashMap<>();
-        queries.stream().filter(q -> q.action() == Action.CREATE || q.action() == Action.UNCHANGED)
-                .forEach(q -> imported.put(q.source(), q));
+        queries.stream().filter(QueryItem::here).forEach(q -> imported.put(q.source(), q));
         Map<String, List<PyRun>> byVersion = new LinkedHashMap<>();
         for (PyRun r : runs) {
             QueryItem q = imported.get(r.query());
@@ -447,7 +459,7 @@ public final class PythonImporter {
     // ---------------------------------------------------------------------------------------------------------------
     // Writing
 
-    private Result apply(List<QueryItem> queries, List<KeyItem> keys, List<PyRun> runs) {
+    private Result apply(ImportPlan plan) {
         long now = clock.millis();
         return store.jdbi().inTransaction(h -> {
             QueryDao queryDao = h.attach(QueryDao.class);
@@ -456,7 +468,7 @@ public final class PythonImporter {
             int created = 0;
             int versions = 0;
             Map<String, Long> queryIds = new LinkedHashMap<>();
-            for (QueryItem q : queries) {
+            for (QueryItem q : plan.queries()) {
                 if (q.action() == Action.CREATE) {
                     long id = queryDao.insertQuery(q.name(), q.versions().get(0).createdAt());
                     for (VersionDef v : q.versions()) {
@@ -476,7 +488,7 @@ public final class PythonImporter {
             int keysCreated = 0;
             Map<String, Long> keyIds = new LinkedHashMap<>();
             keyIds.put("admin", 0L);
-            for (KeyItem k : keys) {
+            for (KeyItem k : plan.keys()) {
                 if (k.action() == Action.CREATE) {
                     long createdAt = k.key().createdAt() == null ? now : k.key().createdAt();
                     long id = keyDao.insert(new ApiKeyRow(0, k.name(), k.key().hash(), IMPORTED_KEY_PREFIX,
@@ -490,7 +502,7 @@ public final class PythonImporter {
                     keyIds.put(k.source(), keyDao.findByName(k.name()).orElseThrow().id());
                 }
             }
-            for (PyRun r : runs) {
+            for (PyRun r : plan.runs()) {
                 JsonNode e = r.entry();
                 String code = "error".equals(e.path("status").asText()) ? e.path("code").asText("query_failed") : null;
                 historyDao.insertRun(new RunRow(0, queryIds.get(r.query()), r.version(), r.at(), requestId(r),
@@ -498,7 +510,7 @@ public final class PythonImporter {
                         e.path("rows").asLong(0), Math.round(e.path("duration_ms").asDouble(0) * 1000),
                         code == null || code.length() <= 40 ? code : code.substring(0, 40)));
             }
-            return new Result(created, versions, keysCreated, runs.size());
+            return new Result(created, versions, keysCreated, plan.runs().size());
         });
     }
 
@@ -523,127 +535,6 @@ public final class PythonImporter {
             return mapper.readTree(json);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    // ---------------------------------------------------------------------------------------------------------------
-    // The plan, as printed
-
-    private void print(PrintStream out, Options o, Contents source, ConnectionsYaml yaml, List<QueryItem> queries,
-            List<KeyItem> keys, List<PyRun> runs) {
-        out.println("Importing from the Python original: " + source.description() + " (store schema "
-                + source.schema() + "), workspace '" + o.workspace() + "'" + (o.dryRun() ? " (dry run)" : ""));
-        out.println();
-        out.println("Saved queries (" + queries.size() + "):");
-        for (QueryItem q : queries) {
-            String detail = q.reason() != null ? q.reason()
-                    : q.versions().size() + (q.versions().size() == 1 ? " version" : " versions") + ", "
-                            + (q.published() == null ? "not published" : "publishes version " + q.published())
-                            + ", connection " + q.versions().get(q.versions().size() - 1).connection();
-            line(out, q.action(), q.name() + (q.name().equals(q.source()) ? "" : " ('" + q.source() + "')"), detail);
-            q.notes().forEach(n -> out.println("               - " + n));
-        }
-        out.println();
-        out.println("API keys (" + keys.size() + "):");
-        for (KeyItem k : keys) {
-            String detail = k.reason() != null ? k.reason() : describe(k);
-            line(out, k.action(), k.name() + (k.name().equals(k.source()) ? "" : " ('" + k.source() + "')"), detail);
-            k.warnings().forEach(w -> out.println("               ! " + w));
-        }
-        out.println();
-        if (o.withHistory()) {
-            out.println("Run history: " + runs.size() + " runs to import (the newest " + historyPerVersion
-                    + " per version, events.historyPerVersion; runs already here are left out)");
-        } else {
-            out.println("Run history: not imported (--with-history imports it)");
-        }
-        out.println();
-        if (o.connectionsOut() != null) {
-            out.println("Connections: written to " + o.connectionsOut() + "; review it and add it to this"
-                    + " gateway's configuration.");
-        } else {
-            out.println("Connections, to review and add to this gateway's configuration:");
-            out.print(yaml.text());
-        }
-        if (!yaml.variables().isEmpty()) {
-            out.println("Set before starting: " + String.join(", ", yaml.variables().stream()
-                    .map(ConnectionsYaml.Variable::name).toList()));
-        }
-        yaml.notes().forEach(n -> out.println("  - " + n));
-        out.println();
-        out.println("Not imported: roles (keys already hold what they were made from), administrators and admin"
-                + " tokens (the administrator key here is auth.adminKey), ad-hoc runs, the audit log, events,"
-                + " usage counters, exports and destinations.");
-        if (!source.otherWorkspaces().isEmpty()) {
-            out.println("Other workspaces, not imported (--workspace NAME imports one): " + source.otherWorkspaces());
-        }
-        out.println();
-    }
-
-    private static void line(PrintStream out, Action action, String name, String detail) {
-        out.printf("  %-11s  %s: %s%n", action.name().toLowerCase(java.util.Locale.ROOT), name, detail);
-    }
-
-    private static String describe(KeyItem k) {
-        Grants g = k.grants();
-        List<String> parts = new ArrayList<>();
-        if (!g.connections().isEmpty()) {
-            parts.add("connections " + g.connections() + " with ad-hoc SQL");
-        }
-        if (!g.queries().isEmpty()) {
-            parts.add("queries " + g.queries());
-        }
-        if (parts.isEmpty()) {
-            parts.add("no reach");
-        }
-        if (g.allowWrites()) {
-            parts.add("writes" + (g.allowedWriteOps() == null ? "" : " " + g.allowedWriteOps()));
-        }
-        if (g.allowedTables() != null) {
-            parts.add("tables " + g.allowedTables());
-        }
-        if (!g.mask().isEmpty()) {
-            parts.add(g.mask().size() + " mask rules");
-        }
-        if (g.allowedIps() != null) {
-            parts.add("from " + g.allowedIps());
-        }
-        if (g.rateLimit() != null) {
-            parts.add("rate " + g.rateLimit());
-        }
-        if (g.quota() != null) {
-            parts.add("quota " + g.quota());
-        }
-        if (k.key().expiresAt() != null) {
-            parts.add("expires " + k.key().expiresAt());
-        }
-        if (!k.key().active()) {
-            parts.add("revoked");
-        }
-        return String.join(", ", parts);
-    }
-
-    private static void stopIfNeeded(Options o, List<QueryItem> queries, List<KeyItem> keys) {
-        List<String> conflicts = new ArrayList<>();
-        List<String> blocked = new ArrayList<>();
-        queries.forEach(q -> collect(q.action(), "query '" + q.source() + "'", conflicts, blocked));
-        keys.forEach(k -> collect(k.action(), "key '" + k.source() + "'", conflicts, blocked));
-        if (!conflicts.isEmpty()) {
-            throw new ImportException("Stopped: " + String.join(", ", conflicts) + (conflicts.size() == 1 ? " exists"
-                    : " exist") + " here with other content. Nothing was written. --on-conflict skip leaves them as"
-                    + " they are here; --on-conflict rename imports them under new names (name-py).");
-        }
-        if (!blocked.isEmpty() && !o.skipInvalid()) {
-            throw new ImportException("Stopped: " + String.join(", ", blocked) + " cannot be imported (see"
-                    + " 'blocked' above). Nothing was written. Fix them, or import the rest with --skip-invalid.");
-        }
-    }
-
-    private static void collect(Action a, String what, List<String> conflicts, List<String> blocked) {
-        if (a == Action.CONFLICT) {
-            conflicts.add(what);
-        } else if (a == Action.BLOCKED) {
-            blocked.add(what);
         }
     }
 }
