@@ -43,10 +43,15 @@ import io.queryapigate.http.RequestIdFilter;
 import io.queryapigate.http.SecurityHeaders;
 import io.queryapigate.metrics.AllocationGauge;
 import io.queryapigate.metrics.PrometheusServlet;
+import io.queryapigate.keys.ApiKeys;
+import io.queryapigate.limits.Concurrency;
 import io.queryapigate.limits.Limits;
+import io.queryapigate.limits.Quotas;
 import io.queryapigate.resources.ApiKeysResource;
 import io.queryapigate.resources.ExecuteSqlResource;
 import io.queryapigate.resources.HealthResource;
+import io.queryapigate.resources.MeResource;
+import io.queryapigate.resources.SettingsResource;
 import io.queryapigate.resources.QueriesResource;
 import io.queryapigate.resources.QueryResource;
 import io.queryapigate.store.Store;
@@ -110,6 +115,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         ClientAddress clientAddress = config.getSecurity().buildClientAddress();
         Limits limits = config.getLimits().build(redis, config.getRedis(), clientAddress, clock,
                 environment.metrics());
+        Quotas quotas = config.getLimits().buildQuotas(store.usage(), redis, config.getRedis(), clock, environment);
 
         FormatsConfig output = config.getOutput();
         CallLimits callLimits = new CallLimits(config.getLimits().getMaxRows(), maxSql, output.getStreamMaxRows(),
@@ -117,7 +123,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         QueryService queries = new QueryService(new SavedQueryResolver(cache, connections, guarding, mapper),
                 new CallAuthorizer(), guarding, new Masking(config.getSecurity().getMaskingKey()),
                 config.getCache().build(redis, config.getRedis(), clock, environment), connections,
-                new CallRecorder(events, environment.metrics(), clock), callLimits, environment.metrics(), clock);
+                new CallRecorder(events, environment.metrics(), clock), callLimits, quotas, new Concurrency(),
+                environment.metrics(), clock);
         SavedQueries savedQueries = new SavedQueries(store, cache, guarding, connections, mapper, clock, maxSql);
         seed(config, savedQueries);
 
@@ -137,6 +144,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 .withClientAddress(clientAddress)
                 .withKeyCheck(limits::checkKey)));
         jersey.register(limits.new AddressFilter());
+        jersey.register(quotas.new HeaderFilter());
         jersey.register(new SecurityHeaders(config.getSecurity().getHstsMaxAge()));
         Cors cors = new Cors(config.getSecurity().getCorsOrigins());
         if (cors.enabled()) {
@@ -147,8 +155,13 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new QueryResource(queries, callLimits.paging()));
         jersey.register(new ExecuteSqlResource(queries, callLimits.paging()));
         jersey.register(new QueriesResource(savedQueries, store.history(), events));
-        jersey.register(new ApiKeysResource(store.keys(), cache, connections, mapper, clock,
-                config.getSecurity().getMaskingKey() != null && !config.getSecurity().getMaskingKey().isBlank()));
+        jersey.register(new ApiKeysResource(new ApiKeys(store.keys(), cache, quotas, mapper, clock), quotas,
+                connections, mapper, clock,
+                config.getSecurity().getMaskingKey() != null && !config.getSecurity().getMaskingKey().isBlank(),
+                new ApiKeysResource.ServerLimits(config.getLimits().queryTimeoutValue().toMillis() / 1000.0,
+                        output.getMaxPageSize(), output.getStreamMaxRows())));
+        jersey.register(new MeResource());
+        jersey.register(new SettingsResource(SettingsReport.of(config)));
     }
 
     /** The admin port: its optional authentication (first, for every admin servlet) and the metrics servlets. */

@@ -373,7 +373,7 @@ class PostgresFormatsIT {
         try (ReadableWorkbook wb = new ReadableWorkbook(new ByteArrayInputStream(fetch(query)),
                 new ReadingOptions(true, false))) {
             Sheet s = wb.getSheet(0).orElseThrow();
-            assertThat(s.getName()).isEqualTo("data");
+            assertThat(s.getName()).isEqualTo("Sheet");
             try (var stream = s.openStream()) {
                 rows = stream.collect(Collectors.toMap(Row::getRowNum, r -> r, (a, b) -> a, TreeMap::new));
             }

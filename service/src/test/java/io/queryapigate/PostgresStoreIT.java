@@ -77,6 +77,9 @@ class PostgresStoreIT {
                     .isLessThan(3_000_000_000L);
             Thread.sleep(50);
         }
+        String again = a().key("shared-key", Map.of("queries", List.of("shared")));
+        assertThat(a().get("/q/shared?n=2", again).status()).as("a deleted key's name is free on PostgreSQL too")
+                .isEqualTo(200);
     }
 
     @Test

@@ -100,12 +100,25 @@ class RateLimitIT {
     }
 
     @Test
-    void quotasCountCallsPerWindow() {
+    void quotasCountCallsPerDayAcrossInstancesThroughRedis() throws Exception {
         String k = key(A, Map.of("quota", "3/day"));
         assertThat(List.of(call(A, k).status(), call(B, k).status(), call(A, k).status())).containsOnly(200);
         Reply over = call(B, k);
         assertThat(over.status()).isEqualTo(429);
-        assertThat(over.json().get("error").asText()).contains("quota");
+        over.assertRefused(429, "quota_exceeded");
+        assertThat(over.json().get("error").asText()).contains("daily quota of 3 calls");
+        // and each instance wrote its own counts to the shared PostgreSQL store
+        org.jdbi.v3.core.Jdbi store = org.jdbi.v3.core.Jdbi.create(PG.url(), PG.user(), PG.password());
+        String stored = "SELECT COALESCE(SUM(calls), 0) FROM usage_counters u JOIN api_keys k ON k.id = u.key_id"
+                + " WHERE k.key_hash = '" + io.queryapigate.auth.KeyHasher.hashHex(k) + "'";
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (store.withHandle(h -> h.createQuery(stored).mapTo(Long.class).one()) < 3) {
+            assertThat(System.currentTimeMillis()).as("the counts reach the store within seconds")
+                    .isLessThan(deadline);
+            Thread.sleep(50);
+        }
+        long total = store.withHandle(h -> h.createQuery(stored).mapTo(Long.class).one());
+        assertThat(total).isEqualTo(3);
     }
 
     @Test

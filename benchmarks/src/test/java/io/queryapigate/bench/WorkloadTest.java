@@ -56,7 +56,7 @@ class WorkloadTest {
     @Test
     void urlsCarryTheParametersOfTheirQuery() {
         Workload.Call c = new Workload.Call(2, 7, 1234, 15);
-        assertThat(c.query(Workload.byName(queries, "customer"))).isEqualTo("w=2&d=7&c=1234");
-        assertThat(c.query(Workload.byName(queries, "stock_level"))).isEqualTo("w=2&d=7&threshold=15");
+        assertThat(c.query(Workload.byName(queries, "customer"))).isEqualTo("w=2&d=7&c=1234&page_size=100");
+        assertThat(c.query(Workload.byName(queries, "stock_level"))).isEqualTo("w=2&d=7&threshold=15&page_size=100");
     }
 }

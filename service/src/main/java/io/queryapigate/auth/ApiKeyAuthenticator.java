@@ -16,12 +16,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Resolves a presented secret: the administrator key (compared in constant time through its hash), else the key
- * with that SHA-256, through the metadata cache (one indexed store read per TTL). Inactive keys and keys past their expiry date (valid through the end of that day,
- * UTC) are treated exactly like unknown ones.
+ * with that SHA-256, through the metadata cache (one indexed store read per TTL). The secret a key had before its last
+ * rotation is accepted until its grace period ends. Inactive keys and keys past their expiry date (valid through the
+ * end of that day, UTC) are treated exactly like unknown ones.
  */
 public final class ApiKeyAuthenticator implements Authenticator<String, Caller> {
     private static final Logger LOG = LoggerFactory.getLogger(ApiKeyAuthenticator.class);
-    private static final Grants ALL = new Grants(List.of("*"), List.of("*"), true, true, null, null, null, null, null, null);
+    private static final Grants ALL = new Grants(List.of("*"), List.of("*"), true, true, null, null, null, null, null,
+            null, null, null, null);
 
     private final byte[] adminHash;
     private final MetadataCache keys;
@@ -44,24 +46,32 @@ public final class ApiKeyAuthenticator implements Authenticator<String, Caller> 
         if (MessageDigest.isEqual(hash, adminHash)) {
             return Optional.of(new Caller(Caller.ADMIN_KEY_ID, "admin", true, ALL));
         }
-        Optional<Key> key = keys.keyByHash(java.util.HexFormat.of().formatHex(hash), this::load);
-        if (key.isEmpty() || key.get().caller() == null || !key.get().active() || expired(key.get().expiresAt())) {
+        String hex = java.util.HexFormat.of().formatHex(hash);
+        Optional<Key> key = keys.keyByHash(hex, row -> load(row, hex));
+        if (key.isEmpty() || key.get().caller() == null || !key.get().active() || expired(key.get().expiresAt())
+                || clock.millis() >= key.get().acceptedUntil()) {
             return Optional.empty();
         }
         return Optional.of(key.get().caller());
     }
 
-    /** A stored key as the hot path needs it: grants parsed once per metadata-cache load. */
-    private record Key(Caller caller, boolean active, LocalDate expiresAt) {}
+    /**
+     * A stored key as the hot path needs it: grants parsed once per metadata-cache load. {@code acceptedUntil} is
+     * when the presented secret stops working: never for the current one, the end of the grace period for the one
+     * it had before its last rotation.
+     */
+    private record Key(Caller caller, boolean active, LocalDate expiresAt, long acceptedUntil) {}
 
-    private Key load(ApiKeyRow row) {
+    private Key load(ApiKeyRow row, String presentedHash) {
+        long acceptedUntil = presentedHash.equals(row.keyHash()) ? Long.MAX_VALUE
+                : row.previousExpiresAt() == null ? Long.MIN_VALUE : row.previousExpiresAt();
         try {
             Grants grants = mapper.readValue(row.grants(), Grants.class);
             return new Key(new Caller(row.id(), row.name(), false, grants), row.active(),
-                    row.expiresAt() == null ? null : LocalDate.parse(row.expiresAt()));
-        } catch (IOException e) {
+                    row.expiresAt() == null ? null : LocalDate.parse(row.expiresAt()), acceptedUntil);
+        } catch (IOException | RuntimeException e) {
             LOG.error("API key {} has unreadable grants; refusing it", row.name(), e);
-            return new Key(null, false, null);
+            return new Key(null, false, null, Long.MIN_VALUE);
         }
     }
 

@@ -2,6 +2,7 @@ package io.queryapigate.auth;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import java.math.BigDecimal;
 import java.util.List;
 
 /**
@@ -16,8 +17,10 @@ import java.util.List;
  *       default schema); null = unrestricted, empty = none;</li>
  *   <li>{@code allowedIps}: addresses or CIDR blocks the key may be used from; null = anywhere, empty = nowhere;</li>
  *   <li>{@code mask}: result columns replaced for this key;</li>
- *   <li>{@code rateLimit} ({@code N/second|minute|hour|day}, a token bucket) and {@code quota} ({@code N/day|month},
- *       a fixed window) on this key's calls.</li>
+ *   <li>{@code rateLimit} ({@code N/second|minute|hour|day}, a token bucket) and {@code quota} (calls and rows per
+ *       calendar day or month) on this key's calls;</li>
+ *   <li>the key's own limits, each narrowing the server's: {@code maxRows} (rows per call: smaller pages, a lower
+ *       row cap), {@code maxConcurrent} (calls running at once), {@code queryTimeout} (seconds).</li>
  * </ul>
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -31,7 +34,10 @@ public record Grants(
         @JsonProperty("allowed_ips") List<String> allowedIps,
         @JsonProperty("mask") List<MaskRule> mask,
         @JsonProperty("rate_limit") String rateLimit,
-        @JsonProperty("quota") String quota) {
+        @JsonProperty("quota") Quota quota,
+        @JsonProperty("max_rows") Integer maxRows,
+        @JsonProperty("max_concurrent") Integer maxConcurrent,
+        @JsonProperty("query_timeout") BigDecimal queryTimeout) {
 
     public Grants {
         connections = connections == null ? List.of() : List.copyOf(connections);
@@ -44,7 +50,7 @@ public record Grants(
 
     /** Reach only: connections, queries and ad-hoc SQL, no restrictions. */
     public static Grants reach(List<String> connections, List<String> queries, boolean adhocSql) {
-        return new Grants(connections, queries, adhocSql, false, null, null, null, null, null, null);
+        return new Grants(connections, queries, adhocSql, false, null, null, null, null, null, null, null, null, null);
     }
 
     public boolean hasConnection(String connection) {

@@ -17,7 +17,7 @@ import java.util.TreeMap;
 /**
  * Answers of saved queries with a {@code cache_ttl}, kept in the response cache: looked up before a call runs,
  * stored after (unless truncated), each with an ETag. The key is everything that decides the body: query, version,
- * connection, format, page, parameter values and the caller's masking.
+ * connection, format, page, parameter values, the caller's masking and its {@code max_rows}.
  */
 final class CachedAnswers {
     private final ResponseCache responses;
@@ -33,7 +33,7 @@ final class CachedAnswers {
     }
 
     static String key(SavedQueryResolver.Resolved resolved, String connection, Map<String, Object> values,
-            Masking.Plan mask, OutputRequest out) {
+            Masking.Plan mask, OutputRequest out, Integer maxRows) {
         StringBuilder sb = new StringBuilder(128);
         sb.append(resolved.query().id()).append('|').append(resolved.version().version()).append('|')
                 .append(connection).append('|').append(out.format().formatName()).append('|')
@@ -41,6 +41,9 @@ final class CachedAnswers {
         new TreeMap<>(values).forEach((k, v) -> sb.append(k).append('=')
                 .append(v == null ? "\u0000" : v.getClass().getSimpleName() + ":" + v).append('\u0001'));
         sb.append('|').append(mask.actions());
+        if (maxRows != null) {
+            sb.append("|max_rows=").append(maxRows);
+        }
         return hex(sha256(sb.toString().getBytes(StandardCharsets.UTF_8)));
     }
 

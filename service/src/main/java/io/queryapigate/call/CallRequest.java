@@ -44,6 +44,12 @@ public record CallRequest(Caller caller, String requestId, String queryName, Str
         return new CallRequest(caller, requestId, null, null, sql, Map.of(), params, connection, timeout, output);
     }
 
+    /** The same call, answered as {@code output} says. */
+    public CallRequest withOutput(OutputRequest output) {
+        return new CallRequest(caller, requestId, queryName, version, sql, textParams, jsonParams, connection, timeout,
+                output);
+    }
+
     public boolean isSavedQuery() {
         return queryName != null;
     }

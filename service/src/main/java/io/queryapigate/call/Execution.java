@@ -9,6 +9,8 @@ import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.guard.Guarding;
 import io.queryapigate.guard.Masking;
+import io.queryapigate.limits.Concurrency;
+import io.queryapigate.limits.Quotas;
 import io.queryapigate.output.format.CeilingRowWriter;
 import io.queryapigate.output.format.CountingOutputStream;
 import io.queryapigate.output.format.RowWriter;
@@ -25,21 +27,25 @@ import java.util.Map;
  * Runs a checked statement on its connection and renders the answer, in one of three ways: one page of a read (the
  * SQL rewritten to fetch it; an empty page answers {@code {"message": "No results returned"}}), a write unpaged
  * (its update count, or its {@code RETURNING} rows), or a stream (rows go to the response as they come, capped by
- * the stream ceiling; it records its own end).
+ * the stream ceiling; it records its own end and releases its concurrent slot). A key's {@code max_rows} lowers the
+ * row cap and the stream ceiling.
  */
 final class Execution {
     private static final byte[] NO_RESULTS = "{\"message\":\"No results returned\"}".getBytes(StandardCharsets.UTF_8);
     private final Masking masking;
     private final CallLimits limits;
+    private final Quotas quotas;
     private final Counter streamsTruncated;
 
-    Execution(Masking masking, CallLimits limits, MetricRegistry metrics) {
+    Execution(Masking masking, CallLimits limits, Quotas quotas, MetricRegistry metrics) {
         this.masking = masking;
         this.limits = limits;
+        this.quotas = quotas;
         this.streamsTruncated = metrics.counter("streams.truncated");
     }
 
-    CallResult run(CheckedStatement s, CallRequest request, CallRecorder.Call call) {
+    /** Runs the statement; a stream's {@code slot} is released when the stream ends. */
+    CallResult run(CheckedStatement s, CallRequest request, CallRecorder.Call call, Concurrency.Slot slot) {
         OutputRequest out = request.output();
         AccessMode mode = s.verdict().isRead() ? AccessMode.READ : AccessMode.WRITE;
         // a table-restricted call resolves unqualified names where the guard resolved them
@@ -48,7 +54,7 @@ final class Execution {
             if (mode != AccessMode.READ) {
                 throw ApiException.forbidden("read_only", "Streams are reads only.");
             }
-            return stream(s, request, schema, call);
+            return stream(s, request, schema, call, slot);
         }
         PagedSql paged = null;
         String sql = s.sql();
@@ -63,7 +69,8 @@ final class Execution {
         RowWriter writer = out.format().newWriter(buffer, limits.writerOptions());
         SinkChain sink = SinkChain.of(writer, masking, s.mask(), paged);
         QueryStats stats = s.connection().dialect().execute(new QueryRequest(sql, s.parameters(), mode, s.timeout(),
-                limits.maxRows(), false, request.requestId(), schema), sink);
+                paged == null ? rowCap(limits.maxRows(), request) : limits.maxRows(), false, request.requestId(),
+                schema), sink);
         if (mode == AccessMode.WRITE && !sink.resultSet()
                 && (stats.updateCount() >= 0 || stats.updateCount() == QueryStats.UNKNOWN_UPDATE_COUNT)) {
             String count = stats.updateCount() >= 0 ? Long.toString(stats.updateCount()) : "null";
@@ -85,9 +92,16 @@ final class Execution {
                 headers, null);
     }
 
-    private CallResult stream(CheckedStatement s, CallRequest request, String schema, CallRecorder.Call call) {
+    /** The server's row cap, or the key's {@code max_rows} when lower ({@code 0}: no cap). */
+    private static long rowCap(long cap, CallRequest request) {
+        Integer own = request.caller().grants().maxRows();
+        return own == null || (cap > 0 && cap <= own) ? cap : own;
+    }
+
+    private CallResult stream(CheckedStatement s, CallRequest request, String schema, CallRecorder.Call call,
+            Concurrency.Slot slot) {
         OutputRequest out = request.output();
-        long ceiling = limits.streamMaxRows();
+        long ceiling = rowCap(limits.streamMaxRows(), request);
         QueryRequest query = new QueryRequest(s.sql(), s.parameters(), AccessMode.READ, s.timeout(),
                 ceiling > 0 ? ceiling + 1 : Long.MAX_VALUE, true, request.requestId(), schema);
         CallResult.Body body = os -> {
@@ -102,12 +116,15 @@ final class Execution {
                     streamsTruncated.inc();
                 }
                 call.succeeded(stats.rows(), counted.count());
+                quotas.count(request.caller(), 0, Math.min(stats.rows(), ceiling > 0 ? ceiling : stats.rows()));
             } catch (DialectException e) {
                 top.abort("query failed: " + e.error().name().toLowerCase(Locale.ROOT));
                 call.streamFailed(e, counted.count());
             } catch (RuntimeException e) {
                 call.streamFailed(e, counted.count());
                 throw e;
+            } finally {
+                slot.release();
             }
         };
         return new CallResult(null, 0, false, s.connection().name(), null, null, 0, out.format().contentType(),

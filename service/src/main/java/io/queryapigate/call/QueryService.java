@@ -11,6 +11,9 @@ import io.queryapigate.errors.ApiException;
 import io.queryapigate.guard.GuardResult;
 import io.queryapigate.guard.Guarding;
 import io.queryapigate.guard.Masking;
+import io.queryapigate.limits.Concurrency;
+import io.queryapigate.limits.Quotas;
+import io.queryapigate.paging.PageRequest;
 import io.queryapigate.params.ParamRules;
 import io.queryapigate.sql.SqlShape;
 import io.queryapigate.sql.SqlText;
@@ -18,11 +21,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * Runs one call, a saved query or ad-hoc SQL, as the request's story: authorise and resolve what runs, check it
- * with the guard, bind the parameters, plan the masking, answer from the response cache or run it on the
- * connection ({@link Execution}), and record how it ended ({@link CallRecorder}).
+ * Runs one call, a saved query or ad-hoc SQL, as the request's story: check the key's quota, authorise and resolve
+ * what runs, check it with the guard, bind the parameters, plan the masking, answer from the response cache or run it
+ * on the connection ({@link Execution}) in one of the key's concurrent slots, and record how it ended
+ * ({@link CallRecorder}) and count it against the quota. A key's own limits narrow the server's: {@code max_rows}
+ * shrinks its pages and caps its rows, {@code query_timeout} lowers its time limit.
  */
 public final class QueryService {
     private final SavedQueryResolver resolver;
@@ -33,11 +39,13 @@ public final class QueryService {
     private final CallRecorder recorder;
     private final CachedAnswers cache;
     private final Execution execution;
+    private final Quotas quotas;
+    private final Concurrency concurrency;
     private final long maxSqlLength;
 
     public QueryService(SavedQueryResolver resolver, CallAuthorizer authorizer, Guarding guarding, Masking masking,
             ResponseCache responses, ConnectionRegistry connections, CallRecorder recorder, CallLimits limits,
-            MetricRegistry metrics, Clock clock) {
+            Quotas quotas, Concurrency concurrency, MetricRegistry metrics, Clock clock) {
         this.resolver = resolver;
         this.authorizer = authorizer;
         this.guarding = guarding;
@@ -45,23 +53,29 @@ public final class QueryService {
         this.connections = connections;
         this.recorder = recorder;
         this.cache = new CachedAnswers(responses, clock, metrics);
-        this.execution = new Execution(masking, limits, metrics);
+        this.execution = new Execution(masking, limits, quotas, metrics);
+        this.quotas = quotas;
+        this.concurrency = concurrency;
         this.maxSqlLength = limits.maxSqlLength();
     }
 
     public CallResult run(CallRequest request) {
+        request = smallerPage(request);
         CallRecorder.Call call = recorder.start(request);
         try {
+            quotas.check(request.caller());
             CheckedStatement statement = request.isSavedQuery() ? savedQuery(request, call) : adHoc(request);
             CallResult result = cache.lookup(statement, request.output()).orElse(null);
             if (result == null) {
-                result = execution.run(statement, request, call);
+                result = execute(statement, request, call);
                 if (result.stream() != null) {
+                    quotas.count(request.caller(), 1, 0); // its rows are counted when it ends
                     return result; // a stream records its own end, after the response began
                 }
                 result = cache.store(statement, result);
             }
             call.succeeded(result.rows(), result.body().length);
+            quotas.count(request.caller(), 1, result.rows());
             return result;
         } catch (ApiException e) {
             call.failed(e);
@@ -71,6 +85,32 @@ public final class QueryService {
             call.failed(failed);
             throw failed;
         }
+    }
+
+    // the slot is released here, or by a stream once it ended
+    private CallResult execute(CheckedStatement statement, CallRequest request, CallRecorder.Call call) {
+        Concurrency.Slot slot = concurrency.acquire(request.caller(), statement.timeout(), request.output().stream());
+        CallResult result = null;
+        try {
+            result = execution.run(statement, request, call, slot);
+            return result;
+        } finally {
+            if (result == null || result.stream() == null) {
+                slot.release();
+            }
+        }
+    }
+
+    /** A key's {@code max_rows} below the page size asked for gives pages of {@code max_rows} rows. */
+    private static CallRequest smallerPage(CallRequest request) {
+        Integer maxRows = request.caller().grants().maxRows();
+        Optional<PageRequest> page = request.output().page();
+        if (maxRows == null || page.isEmpty() || page.get().pageSize() <= maxRows) {
+            return request;
+        }
+        OutputRequest out = request.output();
+        return request.withOutput(new OutputRequest(out.format(), Optional.of(new PageRequest(page.get().page(),
+                maxRows, page.get().asked())), out.stream(), out.baseName()));
     }
 
     private CheckedStatement savedQuery(CallRequest request, CallRecorder.Call call) {
@@ -90,11 +130,12 @@ public final class QueryService {
         }
         Map<String, Object> values = q.rules().resolve(request.textParams(), request.jsonParams());
         List<Parameter> parameters = q.rules().bind(q.sql().markers(), values);
-        Duration timeout = Timeouts.effective(connection.timeout(), request.timeout());
+        Duration timeout = Timeouts.effective(Timeouts.forCaller(connection.timeout(), caller), request.timeout());
         Masking.Plan mask = maskPlan(caller, connection, verdict);
         int ttl = q.version().cacheTtl();
         String cacheKey = ttl > 0 && verdict.isRead() && !request.output().stream()
-                ? CachedAnswers.key(q, connectionName, values, mask, request.output()) : null;
+                ? CachedAnswers.key(q, connectionName, values, mask, request.output(), caller.grants().maxRows())
+                : null;
         return new CheckedStatement(connection, q.sql().jdbcSql(), parameters, verdict, timeout, mask, cacheKey, ttl);
     }
 
@@ -112,7 +153,7 @@ public final class QueryService {
         SqlShape.checkShape(text, maxSqlLength);
         GuardResult verdict = guarding.check(caller, connection, text.jdbcSql());
         List<Parameter> parameters = ParamRules.bindAdHoc(text.markers(), request.jsonParams());
-        Duration timeout = Timeouts.effective(connection.timeout(), request.timeout());
+        Duration timeout = Timeouts.effective(Timeouts.forCaller(connection.timeout(), caller), request.timeout());
         return new CheckedStatement(connection, text.jdbcSql(), parameters, verdict, timeout,
                 maskPlan(caller, connection, verdict), null, 0);
     }

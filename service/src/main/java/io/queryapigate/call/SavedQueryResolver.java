@@ -68,10 +68,11 @@ public final class SavedQueryResolver {
         try {
             version = Integer.parseInt(versionText.strip());
         } catch (NumberFormatException e) {
-            throw ApiException.badRequest("invalid_version", "version must be a positive integer.");
+            throw ApiException.badRequest("invalid_request", "version must be an integer");
         }
         if (version < 1) {
-            throw ApiException.badRequest("invalid_version", "version must be a positive integer.");
+            throw ApiException.notFound("version_not_found", "The query '" + name + "' has no version " + version
+                    + ".");
         }
         boolean draft = query.publishedVersion() == null || version > query.publishedVersion();
         if (draft && !caller.admin()) {

@@ -19,7 +19,9 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class MigrateStoreCommand extends ConfiguredCommand<GatewayConfiguration> {
     static final List<String> TABLES = List.of("api_keys", "saved_queries", "query_versions", "run_history",
-            "events");
+            "events", "usage_counters");
+    /** Tables keyed by other columns than an {@code id} of their own. */
+    private static final List<String> WITHOUT_ID = List.of("query_versions", "usage_counters");
 
     public MigrateStoreCommand() {
         super("migrate-store", "Copies this configuration's store into an empty PostgreSQL store");
@@ -70,7 +72,7 @@ public final class MigrateStoreCommand extends ConfiguredCommand<GatewayConfigur
                         insert(t, table, row);
                     }
                     total += rows.size();
-                    if (!table.equals("query_versions")) {
+                    if (!WITHOUT_ID.contains(table)) {
                         t.execute("SELECT setval(pg_get_serial_sequence('" + table + "', 'id'),"
                                 + " GREATEST((SELECT COALESCE(MAX(id), 0) FROM " + table + "), 1))");
                     }

@@ -6,6 +6,10 @@ import io.queryapigate.limits.RedisLimiter;
 import io.queryapigate.limits.Rate;
 import io.queryapigate.limits.LocalLimiter;
 import io.queryapigate.limits.Limits;
+import io.queryapigate.limits.Quotas;
+import io.queryapigate.store.UsageDao;
+import io.dropwizard.core.setup.Environment;
+import java.time.ZoneId;
 import io.queryapigate.limits.Limiter;
 import io.queryapigate.auth.ClientAddress;
 import com.codahale.metrics.MetricRegistry;
@@ -95,7 +99,7 @@ public class LimitsConfig {
         return java.time.Duration.ofMillis(queryTimeout.toMilliseconds());
     }
 
-    /** Rate limits and quotas: per address, and per key once the key is known; shared through Redis when set. */
+    /** Rate limits: per address, and per key once the key is known; shared through Redis when set. */
     public Limits build(RedisClient redis, RedisConfig redisConfig, ClientAddress addresses, Clock clock,
             MetricRegistry metrics) {
         Rate rate;
@@ -104,9 +108,20 @@ public class LimitsConfig {
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("limits.perAddress: " + e.getMessage(), e);
         }
-        LocalLimiter local = new LocalLimiter(clock);
+        LocalLimiter local = new LocalLimiter();
         Limiter limiter = redis == null ? local : new RedisLimiter(redis, redisConfig.getKeyPrefix(), local, clock,
                 redisConfig.getRetry().toMilliseconds(), metrics);
         return new Limits(limiter, rate, addresses, metrics);
+    }
+
+    /**
+     * The usage quotas, their counters in the store (and in Redis when set), written once a second while running.
+     */
+    public Quotas buildQuotas(UsageDao usage, RedisClient redis, RedisConfig redisConfig, Clock clock,
+            Environment environment) {
+        Quotas quotas = new Quotas(usage, clock, ZoneId.systemDefault(), redis, redisConfig.getKeyPrefix(),
+                redisConfig.getRetry().toMilliseconds(), environment.metrics());
+        environment.lifecycle().manage(quotas);
+        return quotas;
     }
 }

@@ -1,10 +1,12 @@
 package io.queryapigate.errors;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * A refusal with a stable code, rendered as {@code {"error": ..., "code": ..., "request_id": ...}} plus an optional
- * {@code errors} map naming each bad field. Codes are part of the public API (docs/errors.md).
+ * {@code errors} map naming each bad field, and any details added with {@link #with} (the limit that was hit, when it
+ * resets). Codes are part of the public API (docs/api.md).
  */
 public class ApiException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -13,6 +15,7 @@ public class ApiException extends RuntimeException {
     private final String code;
     private final transient Map<String, String> errors;
     private long retryAfterSeconds;
+    private transient Map<String, Object> extra = Map.of();
 
     public ApiException(int status, String code, String message) {
         this(status, code, message, Map.of());
@@ -42,10 +45,28 @@ public class ApiException extends RuntimeException {
         return retryAfterSeconds;
     }
 
+    /** Details rendered beside {@code error} and {@code code}. */
+    public Map<String, Object> extra() {
+        return extra;
+    }
+
+    /** Adds a detail to the answer's body. */
+    public ApiException with(String field, Object value) {
+        if (extra.isEmpty()) {
+            extra = new LinkedHashMap<>();
+        }
+        extra.put(field, value);
+        return this;
+    }
+
+    /** Asks the client to wait this long: {@code Retry-After} and {@code retry_after}. */
+    public ApiException retryAfter(long seconds) {
+        this.retryAfterSeconds = Math.max(1, seconds);
+        return this;
+    }
+
     public static ApiException rateLimited(String message, long retryAfterMillis) {
-        ApiException e = new ApiException(429, "rate_limited", message);
-        e.retryAfterSeconds = Math.max(1, (retryAfterMillis + 999) / 1000);
-        return e;
+        return new ApiException(429, "rate_limited", message).retryAfter((retryAfterMillis + 999) / 1000);
     }
 
     public static ApiException badRequest(String code, String message) {

@@ -18,10 +18,11 @@ public class ApiExceptionMapper implements ExceptionMapper<ApiException> {
             Response.ResponseBuilder r = Response.status(e.status())
                     .type(jakarta.ws.rs.core.MediaType.APPLICATION_JSON_TYPE)
                     .header("Retry-After", e.retryAfterSeconds())
-                    .entity(new ErrorBody(e.getMessage(), e.code(), null, requestId, null, e.retryAfterSeconds()));
+                    .entity(new ErrorBody(e.getMessage(), e.code(), null, requestId, null, e.retryAfterSeconds(),
+                            e.extra()));
             ErrorResponses.closeIfBodyUnread(request, r);
             return r.build();
         }
-        return ErrorResponses.of(request, e.status(), e.code(), e.getMessage(), e.errors());
+        return ErrorResponses.of(request, e.status(), e.code(), e.getMessage(), null, e.errors(), e.extra());
     }
 }

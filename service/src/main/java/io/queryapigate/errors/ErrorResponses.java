@@ -19,11 +19,17 @@ public final class ErrorResponses {
     /** An error with the database's own message as {@code detail}. */
     public static Response of(HttpServletRequest request, int status, String code, String message, String detail,
             Map<String, String> errors) {
+        return of(request, status, code, message, detail, errors, Map.of());
+    }
+
+    /** An error with {@code detail}, bad fields, and other details beside {@code error} ({@code extra}). */
+    public static Response of(HttpServletRequest request, int status, String code, String message, String detail,
+            Map<String, String> errors, Map<String, Object> extra) {
         String requestId = request == null ? "" : RequestIds.of(request);
         Response.ResponseBuilder builder = Response.status(status)
                 .type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(new ErrorBody(message, code, detail, requestId,
-                        errors == null || errors.isEmpty() ? null : errors, null));
+                        errors == null || errors.isEmpty() ? null : errors, null, extra));
         if (status == 401) {
             builder.header("WWW-Authenticate", "ApiKey realm=\"queryapigate\"");
         }

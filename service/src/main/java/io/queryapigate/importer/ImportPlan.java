@@ -42,9 +42,12 @@ final class ImportPlan {
         }
     }
 
-    /** An API key: the original's key, and its grants here. */
+    /**
+     * An API key: the original's key, and its grants here; {@code previousUntil} (epoch milliseconds) when the secret
+     * it had before a rotation still works, until then.
+     */
     record KeyItem(String source, String name, Action action, String reason, PyKey key, Grants grants,
-            List<String> warnings) {}
+            Long previousUntil, List<String> warnings) {}
 
     private final Contents source;
     private final ConnectionsYaml connections;
@@ -168,13 +171,27 @@ final class ImportPlan {
             parts.add("rate " + g.rateLimit());
         }
         if (g.quota() != null) {
-            parts.add("quota " + g.quota());
+            parts.add("quota " + (g.quota().calls() == null ? "" : g.quota().calls() + " calls")
+                    + (g.quota().calls() != null && g.quota().rows() != null ? " and " : "")
+                    + (g.quota().rows() == null ? "" : g.quota().rows() + " rows") + " per " + g.quota().per());
+        }
+        if (g.maxRows() != null) {
+            parts.add("max_rows " + g.maxRows());
+        }
+        if (g.maxConcurrent() != null) {
+            parts.add("max_concurrent " + g.maxConcurrent());
+        }
+        if (g.queryTimeout() != null) {
+            parts.add("query_timeout " + g.queryTimeout().toPlainString() + " s");
         }
         if (k.key().expiresAt() != null) {
             parts.add("expires " + k.key().expiresAt());
         }
         if (!k.key().active()) {
             parts.add("revoked");
+        }
+        if (k.previousUntil() != null) {
+            parts.add("its previous secret works until " + java.time.Instant.ofEpochMilli(k.previousUntil()));
         }
         return String.join(", ", parts);
     }

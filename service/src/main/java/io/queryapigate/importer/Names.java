@@ -1,13 +1,15 @@
 package io.queryapigate.importer;
 
+import io.queryapigate.keys.KeyFields;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Names as this gateway spells them. The original also allows spaces and any script's letters in query, key and
- * connection names ({@code [\w .-]}); here a name is 1-100 ASCII letters, digits, {@code .}, {@code _} or {@code -},
- * starting with a letter or digit. Anything else becomes {@code _}.
+ * Names as this gateway spells them. The original also allows spaces and any script's letters in query and
+ * connection names ({@code [\w .-]}); here such a name is 1-100 ASCII letters, digits, {@code .}, {@code _} or
+ * {@code -}, starting with a letter or digit: anything else becomes {@code _}. Key names are the original's, but for
+ * the ones this gateway keeps for itself.
  */
 final class Names {
     static final Pattern VALID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
@@ -30,10 +32,14 @@ final class Names {
         return s.length() > 100 ? s.substring(0, 100) : s;
     }
 
-    /** A key name here: valid, and not one of the reserved ones. */
+    /** A key name here: the original's when this gateway accepts it ({@link KeyFields#name}), else made valid. */
     static String validKey(String name) {
-        String s = valid(name);
-        return RESERVED_KEYS.contains(s.toLowerCase(Locale.ROOT)) ? s + RENAME_SUFFIX : s;
+        try {
+            return KeyFields.name(name);
+        } catch (IllegalArgumentException e) {
+            String s = valid(name);
+            return RESERVED_KEYS.contains(s.toLowerCase(Locale.ROOT)) ? s + RENAME_SUFFIX : s;
+        }
     }
 
     /** The n-th renamed form of a name (1: {@code name-py}, 2: {@code name-py2}), at most 100 characters. */

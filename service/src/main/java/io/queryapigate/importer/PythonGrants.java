@@ -2,9 +2,11 @@ package io.queryapigate.importer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.queryapigate.auth.Grants;
-import io.queryapigate.auth.IpRange;
 import io.queryapigate.auth.MaskRule;
+import io.queryapigate.auth.Quota;
 import io.queryapigate.importer.PythonStore.PyKey;
+import io.queryapigate.keys.KeyFields;
+import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -19,9 +21,9 @@ import java.util.regex.Pattern;
  * An API key's grants in the original (apikeys.py) as explicit grants here, giving the same effective rights: a
  * connection grant there reaches every saved query on it and ad-hoc SQL (here: the connection and {@code
  * adhoc_sql}); a {@code queries} grant reaches each named query on its own connection (the same here); a {@code
- * collections} grant reaches the queries in the collection now (here: those queries by name). Restrictions carry
- * over where this gateway has them; a restriction it cannot express stops the key (never imported wider), a limit
- * it cannot enforce yet is named in a warning.
+ * collections} grant reaches the queries in the collection now (here: those queries by name). Restrictions, limits
+ * and quotas carry over, checked by this gateway's rules for them ({@link KeyFields}); a restriction it cannot
+ * express stops the key (never imported wider).
  */
 final class PythonGrants {
     private static final Pattern RATE = Pattern.compile("\\s*(\\d+)\\s*/\\s*(second|minute|hour|day)s?\\s*",
@@ -96,18 +98,29 @@ final class PythonGrants {
         }
         List<String> writeOps = strings(d.get("allowed_write_ops"));
         if (writeOps != null) {
-            writeOps = writeOps.stream().map(s -> s.toLowerCase(Locale.ROOT)).distinct().sorted().toList();
-        }
-        List<String> tables = strings(d.get("allowed_tables"));
-        List<String> ips = strings(d.get("allowed_ips"));
-        if (ips != null) {
-            for (String ip : ips) {
+            List<String> known = new ArrayList<>();
+            for (String op : writeOps) {
                 try {
-                    IpRange.parse(ip);
+                    KeyFields.writeOps(List.of(op)).forEach(o -> {
+                        if (!known.contains(o)) {
+                            known.add(o);
+                        }
+                    });
                 } catch (IllegalArgumentException e) {
-                    return new Converted(null, warnings, "allowed_ips: " + e.getMessage());
+                    warnings.add("narrower: allowed_write_ops '" + op + "' dropped (not an operation the guard"
+                            + " reports, so it allowed nothing)");
                 }
             }
+            writeOps = known.stream().sorted().toList();
+        }
+        List<String> tables;
+        List<String> ips;
+        String listed = "allowed_tables";
+        try {
+            tables = KeyFields.tables(strings(d.get(listed)));
+            ips = KeyFields.ips(strings(d.get(listed = "allowed_ips")));
+        } catch (IllegalArgumentException e) {
+            return new Converted(null, warnings, "its " + listed + " " + e.getMessage());
         }
         List<MaskRule> mask = new ArrayList<>();
         for (JsonNode rule : d.path("mask")) {
@@ -151,29 +164,21 @@ final class PythonGrants {
                         + " it): not imported");
             }
         }
-        String quota = null;
-        JsonNode q = d.path("quota");
-        if (q.isObject()) {
-            if (q.hasNonNull("calls")) {
-                quota = q.get("calls").asLong() + "/" + q.path("per").asText("day");
-            }
-            if (q.hasNonNull("rows")) {
-                warnings.add("not yet enforced here: its quota of " + q.get("rows").asLong() + " rows per "
-                        + q.path("per").asText() + " (this gateway counts calls only)");
-            }
-        }
-        for (String limit : List.of("max_rows", "max_concurrent", "query_timeout")) {
-            if (d.hasNonNull(limit)) {
-                warnings.add("not yet enforced here: its own " + limit + " of " + d.get(limit).asText()
-                        + " (the server's limit applies)");
-            }
-        }
-        if (key.previousHash() != null && key.previousExpiresAt() != null) {
-            warnings.add("the secret it had before its last rotation (accepted until " + key.previousExpiresAt()
-                    + " in the original) is not imported: only its current secret works here");
+        Quota quota;
+        Integer maxRows;
+        Integer maxConcurrent;
+        BigDecimal queryTimeout;
+        String field = "quota";
+        try {
+            quota = Quota.of(d.get(field));
+            maxRows = KeyFields.maxRows(d.get(field = "max_rows"));
+            maxConcurrent = KeyFields.maxConcurrent(d.get(field = "max_concurrent"));
+            queryTimeout = KeyFields.queryTimeout(d.get(field = "query_timeout"));
+        } catch (IllegalArgumentException e) {
+            return new Converted(null, warnings, "its " + field + " " + e.getMessage());
         }
         return new Converted(new Grants(connections, List.copyOf(queries), !connections.isEmpty(), allowWrites,
-                writeOps, tables, ips, mask, rateLimit, quota), warnings, null);
+                writeOps, tables, ips, mask, rateLimit, quota, maxRows, maxConcurrent, queryTimeout), warnings, null);
     }
 
     /** A query grant by the query's name here; dropped (with a warning) when that query is not imported. */

@@ -158,7 +158,7 @@ public final class PythonImporter {
         Set<String> assignedKeys = new HashSet<>();
         List<KeyItem> keys = new ArrayList<>();
         for (PyKey k : validNamesFirst(source.keys(), PyKey::name)) {
-            keys.add(resolve(k, PythonGrants.convert(k, context), queries, o.onConflict(), assignedKeys));
+            keys.add(resolve(k, PythonGrants.convert(k, context), queries, o.onConflict(), assignedKeys, o.zone()));
         }
         keys.sort(Comparator.comparing(KeyItem::name));
         List<PyRun> runs = o.withHistory() ? newestRuns(source.runs(), queries) : List.of();
@@ -328,36 +328,37 @@ public final class PythonImporter {
     // API keys
 
     private KeyItem resolve(PyKey k, PythonGrants.Converted converted, List<QueryItem> queries,
-            OnConflict onConflict, Set<String> assigned) {
+            OnConflict onConflict, Set<String> assigned, ZoneId zone) {
         String wanted = Names.validKey(k.name());
         List<String> warnings = new ArrayList<>(converted.warnings());
         if (!wanted.equals(k.name())) {
             warnings.add(0, "named '" + wanted + "' here");
         }
         if (converted.blocker() != null) {
-            return new KeyItem(k.name(), wanted, Action.BLOCKED, converted.blocker(), k, null, warnings);
+            return new KeyItem(k.name(), wanted, Action.BLOCKED, converted.blocker(), k, null, null, warnings);
         }
         if (k.hash().equals(adminKeyHash)) {
             return new KeyItem(k.name(), wanted, Action.BLOCKED, "its secret is this gateway's administrator key",
-                    k, null, warnings);
+                    k, null, null, warnings);
         }
         Grants grants = converted.grants();
         warnIfEveryQuery(grants, queries, warnings);
+        Long previous = previousUntil(k, zone);
         Optional<ApiKeyRow> holder = store.keys().findByHash(k.hash());
         if (holder.isPresent()) {
             // a secret names one key: the key holding it here is this one, imported before (perhaps renamed)
             String name = holder.get().name();
-            String difference = difference(k, grants, name);
+            String difference = difference(k, grants, previous, name);
             if (difference.isEmpty()) {
                 assigned.add(name);
-                return new KeyItem(k.name(), name, Action.UNCHANGED, null, k, grants, warnings);
+                return new KeyItem(k.name(), name, Action.UNCHANGED, null, k, grants, previous, warnings);
             }
             String reason = "its secret is key '" + name + "''s here, with " + difference;
             return switch (onConflict) {
-                case FAIL -> new KeyItem(k.name(), name, Action.CONFLICT, reason, k, grants, warnings);
-                case SKIP -> new KeyItem(k.name(), name, Action.SKIP, reason, k, grants, warnings);
+                case FAIL -> new KeyItem(k.name(), name, Action.CONFLICT, reason, k, grants, previous, warnings);
+                case SKIP -> new KeyItem(k.name(), name, Action.SKIP, reason, k, grants, previous, warnings);
                 case RENAME -> new KeyItem(k.name(), name, Action.SKIP, reason + "; a secret names one key, so it"
-                        + " is not imported again under another name", k, grants, warnings);
+                        + " is not imported again under another name", k, grants, previous, warnings);
             };
         }
         String name = wanted;
@@ -368,21 +369,32 @@ public final class PythonImporter {
                     if (!name.equals(wanted)) {
                         warnings.add(0, "named '" + name + "' here: '" + wanted + "' is another key's");
                     }
-                    return new KeyItem(k.name(), name, Action.CREATE, null, k, grants, warnings);
+                    return new KeyItem(k.name(), name, Action.CREATE, null, k, grants, previous, warnings);
                 }
                 if (n == 1 && onConflict != OnConflict.RENAME) {
                     return new KeyItem(k.name(), name, onConflict == OnConflict.SKIP ? Action.SKIP : Action.CONFLICT,
-                            "exists here with another secret", k, grants, warnings);
+                            "exists here with another secret", k, grants, previous, warnings);
                 }
             }
             name = Names.renamed(wanted, n);
         }
     }
 
+    /** When the secret the key had before its last rotation stops working, if it still works now; else null. */
+    private Long previousUntil(PyKey k, ZoneId zone) {
+        Long until = k.previousHash() == null ? null : PythonStore.time(k.previousExpiresAt(), zone);
+        return until != null && until > clock.millis() ? until : null;
+    }
+
     /** What differs between the key here of that name (holding the same secret) and the import: "" for nothing. */
-    private String difference(PyKey k, Grants grants, String name) {
+    private String difference(PyKey k, Grants grants, Long previousUntil, String name) {
         ApiKeyRow e = store.keys().findByName(name).orElseThrow();
-        return !tree(e.grants()).equals(tree(json(grants))) ? "other grants"
+        boolean previousHere = e.previousWorks(clock.millis());
+        boolean samePrevious = previousHere ? previousUntil != null && e.previousHash().equals(k.previousHash())
+                && e.previousExpiresAt().equals(previousUntil) : previousUntil == null;
+        return !e.keyHash().equals(k.hash()) ? "this secret as its previous one"
+                : !samePrevious ? "another previous secret"
+                : !tree(e.grants()).equals(tree(json(grants))) ? "other grants"
                 : !java.util.Objects.equals(e.expiresAt(), k.expiresAt()) ? "another expiry"
                 : e.active() != k.active() ? "another state (" + (e.active() ? "active" : "revoked") + " here)" : "";
     }
@@ -491,10 +503,15 @@ public final class PythonImporter {
             for (KeyItem k : plan.keys()) {
                 if (k.action() == Action.CREATE) {
                     long createdAt = k.key().createdAt() == null ? now : k.key().createdAt();
+                    String grants = json(k.grants());
                     long id = keyDao.insert(new ApiKeyRow(0, k.name(), k.key().hash(), IMPORTED_KEY_PREFIX,
-                            json(k.grants()), k.key().expiresAt(), true, createdAt, null));
+                            grants, k.key().expiresAt(), true, createdAt, null));
+                    if (k.previousUntil() != null) {
+                        keyDao.rotate(id, k.key().hash(), k.key().hash(), IMPORTED_KEY_PREFIX, k.key().previousHash(),
+                                k.previousUntil());
+                    }
                     if (!k.key().active()) {
-                        keyDao.revoke(k.name(), now);
+                        keyDao.update(id, grants, grants, k.key().expiresAt(), false, now);
                     }
                     keysCreated++;
                     keyIds.put(k.source(), id);

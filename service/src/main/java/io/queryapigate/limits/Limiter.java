@@ -14,10 +14,4 @@ public interface Limiter {
      * @param bucket the bucket's identity (key id, client address)
      */
     Decision tryAcquire(String bucket, Rate rate);
-
-    /**
-     * A fixed-window quota attempt: at most {@code quota.count()} calls per calendar window of the quota's period
-     * (UTC days, 30-day months counted from the epoch).
-     */
-    Decision tryQuota(String bucket, Rate quota);
 }

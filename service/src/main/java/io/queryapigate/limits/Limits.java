@@ -16,8 +16,8 @@ import jakarta.ws.rs.core.Context;
 import java.util.HexFormat;
 
 /**
- * Rate limits and quotas: per client address before authentication (so key guessing is throttled too), and per key
- * after it. Refusals are 429 {@code rate_limited} with {@code Retry-After}; successful responses carry {@code
+ * Rate limits: per client address before authentication (so key guessing is throttled too), and per key after it
+ * (usage quotas are {@link Quotas}). Refusals are 429 {@code rate_limited} with {@code Retry-After}; successful responses carry {@code
  * X-RateLimit-Limit}/{@code X-RateLimit-Remaining} (address) and {@code X-RateLimit-Key-Limit}/{@code
  * X-RateLimit-Key-Remaining} (key). The administrator key is not limited; {@code /health} is never limited.
  */
@@ -49,14 +49,6 @@ public final class Limits {
             if (!d.allowed()) {
                 rejections.inc();
                 throw ApiException.rateLimited("Rate limit exceeded for this API key.", d.retryAfterMillis());
-            }
-        }
-        if (caller.grants().quota() != null) {
-            Limiter.Decision d = limiter.tryQuota(bucket, Rate.of(caller.grants().quota()));
-            if (!d.allowed()) {
-                rejections.inc();
-                throw ApiException.rateLimited("The quota of this API key (" + caller.grants().quota()
-                        + ") is used up.", d.retryAfterMillis());
             }
         }
     }

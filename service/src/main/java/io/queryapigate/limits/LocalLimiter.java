@@ -2,27 +2,17 @@ package io.queryapigate.limits;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import java.time.Clock;
 import java.time.Duration;
 
-/** Per-process token buckets and quota windows, bounded (idle buckets are forgotten, which only ever refills). */
+/** Per-process token buckets, bounded (idle buckets are forgotten, which only ever refills). */
 public final class LocalLimiter implements Limiter {
     private static final class Bucket {
         double tokens;
         long updatedNanos;
-        long window;
-        long used;
     }
 
     private final Cache<String, Bucket> buckets = Caffeine.newBuilder().maximumSize(200_000)
             .expireAfterAccess(Duration.ofHours(1)).build();
-    private final Cache<String, Bucket> quotas = Caffeine.newBuilder().maximumSize(200_000)
-            .expireAfterAccess(Duration.ofDays(31)).build();
-    private final Clock clock;
-
-    public LocalLimiter(Clock clock) {
-        this.clock = clock;
-    }
 
     @Override
     public Decision tryAcquire(String bucketId, Rate rate) {
@@ -43,25 +33,6 @@ public final class LocalLimiter implements Limiter {
             }
             long waitNanos = (long) Math.ceil((1 - b.tokens) / perNano);
             return new Decision(false, rate.count(), 0, Math.max(1, waitNanos / 1_000_000));
-        }
-    }
-
-    @Override
-    public Decision tryQuota(String bucketId, Rate quota) {
-        long periodMillis = quota.period().toMillis();
-        long nowMillis = clock.millis();
-        long window = nowMillis / periodMillis;
-        Bucket b = quotas.get(bucketId + "|" + quota.text(), k -> new Bucket());
-        synchronized (b) {
-            if (b.window != window) {
-                b.window = window;
-                b.used = 0;
-            }
-            if (b.used < quota.count()) {
-                b.used++;
-                return new Decision(true, quota.count(), quota.count() - b.used, 0);
-            }
-            return new Decision(false, quota.count(), 0, (window + 1) * periodMillis - nowMillis);
         }
     }
 }

@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 import redis.clients.jedis.RedisClient;
 
 /**
- * One budget across instances: token buckets and quota windows kept in Redis and updated atomically by Lua
+ * One budget across instances: token buckets kept in Redis and updated atomically by Lua
  * scripts, with Redis's own clock. While Redis fails, the local limiter counts instead (still enforced, per
  * process), failures are counted ({@code limits.redis.failures}) and logged at most once a minute.
  */
@@ -39,15 +39,6 @@ public final class RedisLimiter implements Limiter {
             redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
             redis.call('PEXPIRE', KEYS[1], math.ceil(period / 1000) + 1000)
             return {allowed, math.floor(tokens), retry}
-            """;
-
-    // KEYS[1] window counter; ARGV: limit, window ms left. Returns {allowed, remaining}.
-    private static final String QUOTA = """
-            local used = redis.call('INCR', KEYS[1])
-            if used == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-            local limit = tonumber(ARGV[1])
-            if used > limit then return {0, 0} end
-            return {1, limit - used}
             """;
 
     private final RedisClient redis;
@@ -82,26 +73,6 @@ public final class RedisLimiter implements Limiter {
         } catch (RuntimeException e) {
             failed(e);
             return fallback.tryAcquire(bucket, rate);
-        }
-    }
-
-    @Override
-    public Decision tryQuota(String bucket, Rate quota) {
-        if (clock.millis() < downUntil.get()) {
-            return fallback.tryQuota(bucket, quota);
-        }
-        long periodMillis = quota.period().toMillis();
-        long now = clock.millis();
-        long window = now / periodMillis;
-        long left = (window + 1) * periodMillis - now;
-        try {
-            @SuppressWarnings("unchecked")
-            List<Long> r = (List<Long>) redis.eval(QUOTA, List.of(prefix + "quota:" + bucket + "|" + quota.text() + "|"
-                    + window), List.of(Long.toString(quota.count()), Long.toString(left)));
-            return new Decision(r.get(0) == 1, quota.count(), r.get(1), r.get(0) == 1 ? 0 : left);
-        } catch (RuntimeException e) {
-            failed(e);
-            return fallback.tryQuota(bucket, quota);
         }
     }
 

@@ -8,82 +8,176 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.Grants;
-import io.queryapigate.auth.IpRange;
-import io.queryapigate.auth.MaskRule;
-import io.queryapigate.auth.KeyHasher;
-import io.queryapigate.store.MetadataCache;
+import io.queryapigate.auth.Quota;
 import io.queryapigate.dialect.ConnectionRegistry;
-import io.queryapigate.limits.Rate;
 import io.queryapigate.errors.ApiException;
-import io.queryapigate.store.ApiKeyDao;
+import io.queryapigate.http.Times;
+import io.queryapigate.keys.ApiKeys;
+import io.queryapigate.keys.KeyFields;
+import io.queryapigate.limits.Quotas;
+import io.queryapigate.store.ApiKeyDao.KeyUsage;
 import io.queryapigate.store.ApiKeyRow;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.time.Clock;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
-import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+import java.util.function.Supplier;
 
 /**
- * {@code /api/v1/api-keys}: scoped keys. The secret is returned once, by the create call, with {@code
- * Cache-Control: no-store}; only its SHA-256 is stored. Administrators only.
+ * {@code /api/v1/api-keys}: scoped keys, in the Python original's shapes. A secret is shown once, by the create and
+ * rotate answers, with {@code Cache-Control: no-store}; only its SHA-256 is stored. Each key answer carries an {@code
+ * ETag} that {@code If-Match} on a change or delete may name (412 when the key changed since). Administrators only.
  */
 @Path("/api/v1/api-keys")
 @Produces(MediaType.APPLICATION_JSON)
 public class ApiKeysResource {
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
-    private static final Set<String> FIELDS = Set.of("name", "connections", "queries", "adhoc_sql", "expires_at",
-            "allow_writes", "allowed_write_ops", "allowed_tables", "allowed_ips", "mask", "rate_limit", "quota");
-    private static final Set<String> WRITE_OPS = Set.of("insert", "update", "delete", "merge", "replace", "upsert",
-            "create", "drop", "alter", "truncate", "call", "copy", "grant", "revoke", "comment", "rename");
-    private static final Set<String> MASK_FIELDS = Set.of("column", "action", "value", "keep", "strict");
-    private static final Set<String> MASK_ACTIONS = Set.of("null", "fixed", "last", "hash");
-    private static final Set<String> RESERVED = Set.of("admin", "cli", "startup");
+    private static final Set<String> GRANT_FIELDS = Set.of("connections", "queries", "collections", "adhoc_sql",
+            "allow_writes", "allowed_write_ops", "allowed_tables", "allowed_ips", "mask", "rate_limit", "quota",
+            "max_rows", "max_concurrent", "query_timeout");
+    private static final Set<String> CREATE_FIELDS = union(GRANT_FIELDS, "name", "expires_at", "role");
+    private static final Set<String> PATCH_FIELDS = union(GRANT_FIELDS, "active", "expires_at");
+    private static final Set<String> ALL_FIELDS = union(CREATE_FIELDS, "active");
+    private static final Set<String> ROTATE_FIELDS = Set.of("grace_minutes");
 
-    private final ApiKeyDao keys;
-    private final MetadataCache cache;
+    private final ApiKeys keys;
+    private final Quotas quotas;
     private final ConnectionRegistry connections;
     private final ObjectMapper mapper;
     private final Clock clock;
     private final boolean hashMasking;
+    private final ServerLimits server;
 
-    public ApiKeysResource(ApiKeyDao keys, MetadataCache cache, ConnectionRegistry connections, ObjectMapper mapper,
-            Clock clock, boolean hashMasking) {
+    /**
+     * The server's limits a key's own narrow, for {@code effective_limits}.
+     *
+     * @param queryTimeoutSeconds {@code limits.queryTimeout}
+     * @param maxPageSize the largest page
+     * @param streamMaxRows the stream ceiling, 0 for none
+     */
+    public record ServerLimits(double queryTimeoutSeconds, int maxPageSize, long streamMaxRows) {}
+
+    public ApiKeysResource(ApiKeys keys, Quotas quotas, ConnectionRegistry connections, ObjectMapper mapper,
+            Clock clock, boolean hashMasking, ServerLimits server) {
         this.keys = keys;
-        this.cache = cache;
+        this.quotas = quotas;
         this.connections = connections;
         this.mapper = mapper;
         this.clock = clock;
         this.hashMasking = hashMasking;
+        this.server = server;
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(@Auth Caller caller, JsonNode node) {
         Admin.require(caller);
-        Body body = Body.of(node, true, FIELDS);
-        String name = body.text("name");
-        if (name == null) {
-            throw Body.fieldError("name", "is required");
+        Body.of(node, true, CREATE_FIELDS);
+        if (node.hasNonNull("role")) {
+            throw Body.fieldError("role", "is not supported: this server has no roles (give the grants themselves)");
         }
-        if (!NAME.matcher(name).matches() || RESERVED.contains(name.toLowerCase(java.util.Locale.ROOT))) {
-            throw Body.fieldError("name", "must be 1-100 letters, digits, '.', '_' or '-' and not a reserved name");
+        String name = node.path("name").isTextual() ? node.get("name").textValue() : null;
+        try {
+            KeyFields.name(name);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(400, "invalid_name", "An API key name " + e.getMessage() + ".",
+                    Map.of("name", e.getMessage()));
         }
-        List<String> conns = body.names("connections");
+        Grants none = new Grants(null, null, false, false, null, null, null, null, null, null, null, null, null);
+        ApiKeys.State state = change(node, new ApiKeys.State(none, null, true));
+        ApiKeys.Issued issued = keys.create(name, state);
+        return answer(issued.key(), 201, issued.secret());
+    }
+
+    @GET
+    public ObjectNode list(@Auth Caller caller) {
+        Admin.require(caller);
+        Map<Long, KeyUsage> usage = usage();
+        ObjectNode out = mapper.createObjectNode();
+        ArrayNode items = out.putArray("items");
+        for (ApiKeyRow row : keys.list()) {
+            items.add(view(row, usage));
+        }
+        return out;
+    }
+
+    @GET
+    @Path("/{name}")
+    public Response get(@Auth Caller caller, @PathParam("name") String name) {
+        Admin.require(caller);
+        return answer(keys.find(name), 200, null);
+    }
+
+    /** Changes grants, limits, the expiry or {@code active} (false revokes the key at once); null clears a field. */
+    @PATCH
+    @Path("/{name}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response update(@Auth Caller caller, @PathParam("name") String name,
+            @HeaderParam("If-Match") String ifMatch, JsonNode node) {
+        Admin.require(caller);
+        Body.of(node, true, PATCH_FIELDS);
+        return answer(keys.update(name, ifMatch, read -> change(node, read)), 200, null);
+    }
+
+    /**
+     * A new secret, shown this once; the old one keeps working for {@code grace_minutes} (default 60, at most a
+     * week, 0 stops it at once). The body is optional.
+     */
+    @POST
+    @Path("/{name}/rotate")
+    @Consumes(MediaType.WILDCARD)
+    public Response rotate(@Auth Caller caller, @PathParam("name") String name, String text) {
+        Admin.require(caller);
+        JsonNode node = optionalJson(text);
+        Body.of(node, false, ROTATE_FIELDS);
+        keys.find(name);
+        int grace;
+        try {
+            grace = KeyFields.graceMinutes(node == null ? null : node.get("grace_minutes"),
+                    ApiKeys.DEFAULT_GRACE_MINUTES, ApiKeys.MAX_GRACE_MINUTES);
+        } catch (IllegalArgumentException e) {
+            throw Body.fieldError("grace_minutes", e.getMessage());
+        }
+        ApiKeys.Issued issued = keys.rotate(name, grace);
+        return answer(issued.key(), 200, issued.secret());
+    }
+
+    /** Stops the key's previous secret now, before its grace period ends. */
+    @DELETE
+    @Path("/{name}/previous")
+    public Response endPrevious(@Auth Caller caller, @PathParam("name") String name) {
+        Admin.require(caller);
+        return answer(keys.endPrevious(name), 200, null);
+    }
+
+    /** Deletes the key: anything still using it stops at once, and its name may be used again. */
+    @DELETE
+    @Path("/{name}")
+    public Response delete(@Auth Caller caller, @PathParam("name") String name,
+            @HeaderParam("If-Match") String ifMatch) {
+        Admin.require(caller);
+        keys.delete(name, ifMatch);
+        return Response.noContent().build();
+    }
+
+    // the fields present in the body applied to a key's state: absent fields are kept, null clears what can be cleared
+    private ApiKeys.State change(JsonNode node, ApiKeys.State read) {
+        Body body = Body.of(node, true, ALL_FIELDS);
+        Grants g = read.grants();
+        List<String> conns = has(node, "connections") ? body.names("connections") : null;
         if (conns != null) {
             for (String c : conns) {
                 if (!c.equals("*") && connections.get(c).isEmpty()) {
@@ -91,207 +185,163 @@ public class ApiKeysResource {
                 }
             }
         }
-        List<String> queries = body.names("queries");
-        boolean adhoc = Boolean.TRUE.equals(body.bool("adhoc_sql"));
-        String expires = body.text("expires_at");
-        if (expires != null) {
-            try {
-                LocalDate date = LocalDate.parse(expires);
-                if (date.isBefore(LocalDate.now(clock.withZone(ZoneOffset.UTC)))) {
-                    throw Body.fieldError("expires_at", "is in the past");
-                }
-            } catch (DateTimeParseException e) {
-                throw Body.fieldError("expires_at", "must be a date (YYYY-MM-DD)");
-            }
+        List<String> collections = body.list("collections");
+        if (collections != null && !collections.isEmpty()) {
+            throw Body.fieldError("collections", "is not supported: this server grants queries by name");
         }
-        List<String> writeOps = body.names("allowed_write_ops");
-        if (writeOps != null) {
-            for (String op : writeOps) {
-                if (!WRITE_OPS.contains(op.toLowerCase(java.util.Locale.ROOT))) {
-                    throw Body.fieldError("allowed_write_ops", "names an unknown operation '" + op + "' (one of "
-                            + String.join(", ", new java.util.TreeSet<>(WRITE_OPS)) + ")");
-                }
-            }
-            writeOps = writeOps.stream().map(op -> op.toLowerCase(java.util.Locale.ROOT)).toList();
-        }
-        List<String> tables = body.names("allowed_tables");
-        if (tables != null && tables.contains("*")) {
-            throw Body.fieldError("allowed_tables", "must list tables (omit it for no restriction)");
-        }
-        if (tables != null) {
-            for (String t : tables) {
-                if (!t.matches("[^.\\s]+(\\.[^.\\s]+){0,2}")) {
-                    throw Body.fieldError("allowed_tables", "has an invalid table name '" + t + "'");
-                }
-            }
-        }
-        List<String> ips = body.list("allowed_ips");
-        if (ips != null) {
-            for (String ip : ips) {
-                try {
-                    IpRange.parse(ip);
-                } catch (IllegalArgumentException e) {
-                    throw Body.fieldError("allowed_ips", e.getMessage());
-                }
-            }
-        }
-        List<MaskRule> mask = masks(body.get("mask"));
-        String rateLimit = body.text("rate_limit");
-        String quota = body.text("quota");
+        Grants next = new Grants(
+                conns != null ? conns : g.connections(),
+                has(node, "queries") && body.names("queries") != null ? body.names("queries") : g.queries(),
+                body.bool("adhoc_sql") != null ? body.bool("adhoc_sql") : g.adhocSql(),
+                body.bool("allow_writes") != null ? body.bool("allow_writes") : g.allowWrites(),
+                has(node, "allowed_write_ops") ? field("allowed_write_ops",
+                        () -> KeyFields.writeOps(body.names("allowed_write_ops"))) : g.allowedWriteOps(),
+                has(node, "allowed_tables") ? field("allowed_tables",
+                        () -> KeyFields.tables(body.names("allowed_tables"))) : g.allowedTables(),
+                has(node, "allowed_ips") ? field("allowed_ips", () -> KeyFields.ips(body.list("allowed_ips")))
+                        : g.allowedIps(),
+                has(node, "mask") ? field("mask", () -> KeyFields.masks(node.get("mask"), hashMasking)) : g.mask(),
+                has(node, "rate_limit") ? field("rate_limit", () -> KeyFields.rateLimit(body.text("rate_limit")))
+                        : g.rateLimit(),
+                has(node, "quota") ? field("quota", () -> Quota.of(node.get("quota"))) : g.quota(),
+                has(node, "max_rows") ? field("max_rows", () -> KeyFields.maxRows(node.get("max_rows"))) : g.maxRows(),
+                has(node, "max_concurrent") ? field("max_concurrent",
+                        () -> KeyFields.maxConcurrent(node.get("max_concurrent"))) : g.maxConcurrent(),
+                has(node, "query_timeout") ? field("query_timeout",
+                        () -> KeyFields.queryTimeout(node.get("query_timeout"))) : g.queryTimeout());
+        String expires = has(node, "expires_at") ? field("expires_at", () -> KeyFields.expiresAt(
+                body.text("expires_at"))) : read.expiresAt();
+        boolean active = body.bool("active") != null ? body.bool("active") : read.active();
+        return new ApiKeys.State(next, expires, active);
+    }
+
+    private static boolean has(JsonNode node, String field) {
+        return node.has(field);
+    }
+
+    private static <T> T field(String name, Supplier<T> check) {
         try {
-            if (rateLimit != null) {
-                Rate.parse(rateLimit);
-            }
+            return check.get();
         } catch (IllegalArgumentException e) {
-            throw Body.fieldError("rate_limit", e.getMessage());
+            throw Body.fieldError(name, e.getMessage());
         }
-        try {
-            if (quota != null && Rate.parse(quota).period().toHours() < 24) {
-                throw Body.fieldError("quota", "must be N/day or N/month");
-            }
-        } catch (IllegalArgumentException e) {
-            throw Body.fieldError("quota", e.getMessage());
-        }
-        Grants grants = new Grants(conns, queries, adhoc, Boolean.TRUE.equals(body.bool("allow_writes")), writeOps,
-                tables, ips, mask, rateLimit, quota);
-        String secret = KeyHasher.newSecret();
-        ApiKeyRow row = new ApiKeyRow(0, name, KeyHasher.hashHex(secret), KeyHasher.displayPrefix(secret),
-                json(grants), expires, true, clock.millis(), null);
-        if (keys.findByName(name).isPresent()) {
-            throw new ApiException(409, "key_exists", "A key named '" + name + "' already exists.");
-        }
-        try {
-            keys.insert(row);
-            cache.invalidateKey(row.keyHash());
-        } catch (UnableToExecuteStatementException e) {
-            if (keys.findByName(name).isPresent()) {
-                throw new ApiException(409, "key_exists", "A key named '" + name + "' already exists.");
-            }
-            throw e;
-        }
-        ObjectNode out = view(keys.findByName(name).orElseThrow());
-        out.put("secret", secret);
-        return Response.status(201).entity(out).header("Cache-Control", "no-store").build();
     }
 
-    @GET
-    public ObjectNode list(@Auth Caller caller) {
-        Admin.require(caller);
-        ObjectNode out = mapper.createObjectNode();
-        ArrayNode items = out.putArray("items");
-        for (ApiKeyRow row : keys.list()) {
-            items.add(view(row));
-        }
-        return out;
-    }
-
-    @GET
-    @Path("/{name}")
-    public ObjectNode get(@Auth Caller caller, @PathParam("name") String name) {
-        Admin.require(caller);
-        return view(find(name));
-    }
-
-    /** Revokes the key at once; it stays listed as inactive. */
-    @DELETE
-    @Path("/{name}")
-    public Response revoke(@Auth Caller caller, @PathParam("name") String name) {
-        Admin.require(caller);
-        ApiKeyRow row = find(name);
-        keys.revoke(name, clock.millis());
-        cache.invalidateKey(row.keyHash());
-        return Response.noContent().build();
-    }
-
-    private List<MaskRule> masks(JsonNode node) {
-        if (node == null) {
+    private JsonNode optionalJson(String text) {
+        if (text == null || text.isBlank()) {
             return null;
         }
-        if (!node.isArray()) {
-            throw Body.fieldError("mask", "must be a list of rules");
+        try {
+            return mapper.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw ApiException.badRequest("invalid_body", "Request body must be a JSON object");
         }
-        List<MaskRule> out = new java.util.ArrayList<>();
-        for (JsonNode r : node) {
-            if (!r.isObject()) {
-                throw Body.fieldError("mask", "must be a list of rules");
-            }
-            r.fieldNames().forEachRemaining(f -> {
-                if (!MASK_FIELDS.contains(f)) {
-                    throw Body.fieldError("mask", "rule has an unknown field '" + f + "'");
-                }
-            });
-            String column = r.path("column").asText("");
-            if (!column.matches("[^.\\s]+(\\.[^.\\s]+){1,3}")) {
-                throw Body.fieldError("mask", "column must be table.column or schema.table.column, got '" + column
-                        + "'");
-            }
-            String action = r.path("action").asText("");
-            if (!MASK_ACTIONS.contains(action)) {
-                throw Body.fieldError("mask", "action must be one of null, fixed, last, hash");
-            }
-            String value = r.hasNonNull("value") ? r.get("value").asText() : null;
-            Integer keep = r.hasNonNull("keep") ? r.get("keep").asInt(-1) : null;
-            if (action.equals("fixed") && value == null) {
-                throw Body.fieldError("mask", "a fixed rule needs a value");
-            }
-            if (action.equals("last") && (keep == null || keep < 0 || keep > 64)) {
-                throw Body.fieldError("mask", "a last rule needs keep between 0 and 64");
-            }
-            if (action.equals("hash") && !hashMasking) {
-                throw Body.fieldError("mask", "hash rules need security.maskingKey in the server configuration");
-            }
-            JsonNode strict = r.get("strict");
-            if (strict != null && !strict.isBoolean() && !strict.isNull()) {
-                throw Body.fieldError("mask", "strict must be true or false");
-            }
-            out.add(new MaskRule(column, action, value, keep, strict != null && strict.asBoolean() ? true : null));
+    }
+
+    private Response answer(ApiKeyRow row, int status, String secret) {
+        ObjectNode body = view(row, usage());
+        Response.ResponseBuilder r = Response.status(status).entity(body).header("ETag", ApiKeys.etag(row));
+        if (secret != null) {
+            body.put("secret", secret);
+            r.header("Cache-Control", "no-store"); // the one answer that carries a secret
+        }
+        return r.build();
+    }
+
+    private Map<Long, KeyUsage> usage() {
+        Map<Long, KeyUsage> out = new java.util.HashMap<>();
+        for (KeyUsage u : keys.usage()) {
+            out.put(u.keyId(), u);
         }
         return out;
     }
 
-    private ApiKeyRow find(String name) {
-        return keys.findByName(name).orElseThrow(() ->
-                ApiException.notFound("key_not_found", "No API key named '" + name + "'."));
+    private ObjectNode view(ApiKeyRow row, Map<Long, KeyUsage> usage) {
+        Grants g = keys.grants(row);
+        long now = clock.millis();
+        ObjectNode o = mapper.createObjectNode();
+        o.put("name", row.name());
+        o.put("id", row.id());
+        o.put("prefix", row.keyPrefix());
+        o.set("connections", names(g.connections()));
+        o.set("queries", names(g.queries()));
+        o.putArray("collections");
+        o.put("allow_writes", g.allowWrites());
+        o.put("adhoc_sql", g.adhocSql());
+        o.set("allowed_write_ops", mapper.valueToTree(g.allowedWriteOps()));
+        o.set("allowed_tables", mapper.valueToTree(g.allowedTables()));
+        o.put("rate_limit", g.rateLimit());
+        o.set("allowed_ips", mapper.valueToTree(g.allowedIps()));
+        o.set("mask", g.mask().isEmpty() ? null : mapper.valueToTree(g.mask()));
+        o.set("max_concurrent", mapper.valueToTree(g.maxConcurrent()));
+        o.set("query_timeout", mapper.valueToTree(g.queryTimeout()));
+        o.set("max_rows", mapper.valueToTree(g.maxRows()));
+        o.set("quota", mapper.valueToTree(g.quota()));
+        o.put("active", row.active());
+        o.put("expires_at", row.expiresAt());
+        o.put("expired", row.expiresAt() != null
+                && LocalDate.parse(row.expiresAt()).isBefore(LocalDate.now(clock.withZone(ZoneOffset.UTC))));
+        o.put("created_at", Times.local(row.createdAt()));
+        if (row.revokedAt() != null) {
+            o.put("revoked_at", Times.local(row.revokedAt()));
+        }
+        o.putNull("created_from_role");
+        o.put("last_used_at", row.lastUsedAt() == null ? null : Times.local(row.lastUsedAt()));
+        o.put("previous_expires_at", row.previousWorks(now) ? Times.local(row.previousExpiresAt()) : null);
+        o.putNull("previous_last_used_at");
+        o.put("example", false);
+        KeyUsage u = usage.get(row.id());
+        ObjectNode used = o.putObject("usage");
+        used.put("queries", u == null ? 0 : u.calls());
+        used.put("errors", u == null ? 0 : u.errors());
+        used.put("rows", u == null ? 0 : u.rowsOut());
+        o.set("effective_limits", effectiveLimits(g));
+        o.set("usage_this_period", usageThisPeriod(row.id(), g.quota()));
+        return o;
     }
 
-    private ObjectNode view(ApiKeyRow row) {
+    // "*" alone is written as the original writes it, a string
+    private JsonNode names(List<String> names) {
+        return names.equals(List.of("*")) ? mapper.getNodeFactory().textNode("*") : mapper.valueToTree(names);
+    }
+
+    private ObjectNode effectiveLimits(Grants g) {
         ObjectNode o = mapper.createObjectNode();
-        o.put("id", row.id());
-        o.put("name", row.name());
-        o.put("prefix", row.keyPrefix());
-        try {
-            Grants g = mapper.readValue(row.grants(), Grants.class);
-            o.set("connections", mapper.valueToTree(g.connections()));
-            o.set("queries", mapper.valueToTree(g.queries()));
-            o.put("adhoc_sql", g.adhocSql());
-            o.put("allow_writes", g.allowWrites());
-            o.set("allowed_write_ops", mapper.valueToTree(g.allowedWriteOps()));
-            o.set("allowed_tables", mapper.valueToTree(g.allowedTables()));
-            o.set("allowed_ips", mapper.valueToTree(g.allowedIps()));
-            o.set("mask", mapper.valueToTree(g.mask()));
-            o.put("rate_limit", g.rateLimit());
-            o.put("quota", g.quota());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        if (row.expiresAt() == null) {
-            o.putNull("expires_at");
+        o.set("max_concurrent", mapper.valueToTree(g.maxConcurrent()));
+        BigDecimal own = g.queryTimeout();
+        o.put("query_timeout", own == null ? server.queryTimeoutSeconds()
+                : Math.min(own.doubleValue(), server.queryTimeoutSeconds()));
+        ObjectNode rows = o.putObject("max_rows");
+        Integer maxRows = g.maxRows();
+        rows.put("page", maxRows == null ? server.maxPageSize() : Math.min(maxRows, server.maxPageSize()));
+        long stream = server.streamMaxRows();
+        if (maxRows == null && stream <= 0) {
+            rows.putNull("stream");
         } else {
-            o.put("expires_at", row.expiresAt());
-        }
-        o.put("active", row.active());
-        o.put("created_at", Instant.ofEpochMilli(row.createdAt()).toString());
-        if (row.revokedAt() != null) {
-            o.put("revoked_at", Instant.ofEpochMilli(row.revokedAt()).toString());
+            rows.put("stream", maxRows == null ? stream : stream <= 0 ? maxRows : Math.min(maxRows, stream));
         }
         return o;
     }
 
-    private String json(Grants grants) {
-        try {
-            return mapper.writeValueAsString(grants);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
+    private ObjectNode usageThisPeriod(long keyId, Quota quota) {
+        if (quota == null) {
+            return null;
         }
+        Quotas.Usage used = quotas.usage(keyId, quota);
+        ObjectNode o = mapper.createObjectNode();
+        o.put("per", quota.per());
+        o.put("period_start", used.period().startText());
+        o.put("resets_at", used.period().resetsText());
+        o.put("calls", used.calls());
+        o.put("rows", used.rows());
+        o.set("calls_limit", mapper.valueToTree(quota.calls()));
+        o.set("rows_limit", mapper.valueToTree(quota.rows()));
+        return o;
+    }
+
+    private static Set<String> union(Set<String> base, String... more) {
+        Set<String> out = new java.util.HashSet<>(base);
+        out.addAll(List.of(more));
+        return Set.copyOf(out);
     }
 }

@@ -31,19 +31,23 @@ final class Calls {
 
     /** The response: the body or the stream, paging and caching headers, 304 when the ETag matches. */
     static Response respond(CallResult result, String ifNoneMatch) {
+        boolean notModified = result.stream() == null && result.etag() != null && ifNoneMatch != null
+                && matches(ifNoneMatch, result.etag());
         Response.ResponseBuilder r;
         if (result.stream() != null) {
             StreamingOutput body = result.stream()::writeTo;
             r = Response.ok(body, result.contentType());
-        } else if (result.etag() != null && ifNoneMatch != null && matches(ifNoneMatch, result.etag())) {
-            r = Response.notModified();
+        } else if (notModified) {
+            r = Response.notModified(); // no body, so no paging headers either
         } else {
             r = Response.ok(result.body(), result.contentType());
         }
-        if (result.contentDisposition() != null) {
-            r.header("Content-Disposition", result.contentDisposition());
+        if (!notModified) {
+            if (result.contentDisposition() != null) {
+                r.header("Content-Disposition", result.contentDisposition());
+            }
+            result.headers().forEach(r::header);
         }
-        result.headers().forEach(r::header);
         if (result.cache() != null) {
             r.header("X-Cache", result.cache());
             r.header("ETag", result.etag());

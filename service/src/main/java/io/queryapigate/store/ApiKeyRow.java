@@ -1,6 +1,11 @@
 package io.queryapigate.store;
 
-/** A stored API key. The secret itself is never stored, only its SHA-256. */
+import org.jdbi.v3.core.mapper.reflect.JdbiConstructor;
+
+/**
+ * A stored API key. The secret itself is never stored, only its SHA-256; after a rotation the previous secret's
+ * hash is kept until {@code previousExpiresAt} (epoch milliseconds), its grace period.
+ */
 public record ApiKeyRow(
         long id,
         String name,
@@ -10,4 +15,22 @@ public record ApiKeyRow(
         String expiresAt,
         boolean active,
         long createdAt,
-        Long revokedAt) {}
+        Long revokedAt,
+        String previousHash,
+        Long previousExpiresAt,
+        Long lastUsedAt) {
+
+    @JdbiConstructor
+    public ApiKeyRow {}
+
+    /** A key as created: no previous secret, never used. */
+    public ApiKeyRow(long id, String name, String keyHash, String keyPrefix, String grants, String expiresAt,
+            boolean active, long createdAt, Long revokedAt) {
+        this(id, name, keyHash, keyPrefix, grants, expiresAt, active, createdAt, revokedAt, null, null, null);
+    }
+
+    /** Whether the previous secret is still accepted at {@code nowMillis}. */
+    public boolean previousWorks(long nowMillis) {
+        return previousHash != null && previousExpiresAt != null && previousExpiresAt > nowMillis;
+    }
+}

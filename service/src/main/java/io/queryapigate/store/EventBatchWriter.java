@@ -10,8 +10,9 @@ import org.jdbi.v3.core.Jdbi;
 
 /**
  * Writes the event log's batches: one transaction per batch holds its events, the run-history rows of its saved-query
- * calls and the trim of each touched version to its newest runs, each kind sent as one JDBC batch. The connection is
- * borrowed for the batch only, so a store pool of one is shared with the calls. Only the event writer's thread uses it.
+ * calls, the trim of each touched version to its newest runs and each calling key's {@code last_used_at}, each kind
+ * sent as one JDBC batch. The connection is borrowed for the batch only, so a store pool of one is shared with the
+ * calls. Only the event writer's thread uses it.
  */
 public final class EventBatchWriter {
     private static final String INSERT_EVENT = "INSERT INTO events (at_ms, request_id, key_id, query_id, version,"
@@ -19,6 +20,8 @@ public final class EventBatchWriter {
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String INSERT_RUN = "INSERT INTO run_history (query_id, version, at_ms, request_id, key_id,"
             + " status, rows_out, duration_us, error_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String KEY_USED = "UPDATE api_keys SET last_used_at = ? WHERE id = ?"
+            + " AND (last_used_at IS NULL OR last_used_at < ?)";
     private static final String TRIM = "DELETE FROM run_history WHERE query_id = ? AND version = ? AND id <= ("
             + "SELECT id FROM run_history WHERE query_id = ? AND version = ? ORDER BY id DESC LIMIT 1 OFFSET ?)";
 
@@ -56,16 +59,30 @@ public final class EventBatchWriter {
             c.setAutoCommit(false);
             try (PreparedStatement events = c.prepareStatement(INSERT_EVENT);
                     PreparedStatement runs = c.prepareStatement(INSERT_RUN);
-                    PreparedStatement trim = c.prepareStatement(TRIM)) {
+                    PreparedStatement trim = c.prepareStatement(TRIM);
+                    PreparedStatement keyUsed = c.prepareStatement(KEY_USED)) {
                 boolean anyRun = false;
+                java.util.Map<Long, Long> lastUse = new java.util.HashMap<>();
                 for (EventRow e : batch) {
                     addEvent(events, e);
+                    if (e.keyId() > 0) {
+                        lastUse.merge(e.keyId(), e.atMs(), Math::max);
+                    }
                     if (e.queryId() != null && e.version() != null) {
                         addRun(runs, e);
                         anyRun = true;
                     }
                 }
                 events.executeBatch();
+                for (java.util.Map.Entry<Long, Long> use : lastUse.entrySet()) {
+                    keyUsed.setLong(1, use.getValue());
+                    keyUsed.setLong(2, use.getKey());
+                    keyUsed.setLong(3, use.getValue());
+                    keyUsed.addBatch();
+                }
+                if (!lastUse.isEmpty()) {
+                    keyUsed.executeBatch();
+                }
                 if (anyRun) {
                     runs.executeBatch();
                     for (int i = 0; i < touchedCount; i++) {

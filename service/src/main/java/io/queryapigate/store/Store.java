@@ -21,6 +21,7 @@ public final class Store {
     private final ApiKeyDao keys;
     private final QueryDao queries;
     private final HistoryDao history;
+    private final UsageDao usage;
 
     private Store(Jdbi jdbi, String url) {
         this.jdbi = jdbi;
@@ -28,6 +29,7 @@ public final class Store {
         this.keys = jdbi.onDemand(ApiKeyDao.class);
         this.queries = jdbi.onDemand(QueryDao.class);
         this.history = jdbi.onDemand(HistoryDao.class);
+        this.usage = jdbi.onDemand(UsageDao.class);
     }
 
     /** The JDBC URL for a configured store URL, or the default SQLite file under {@code home}. */
@@ -151,5 +153,9 @@ public final class Store {
 
     public HistoryDao history() {
         return history;
+    }
+
+    public UsageDao usage() {
+        return usage;
     }
 }

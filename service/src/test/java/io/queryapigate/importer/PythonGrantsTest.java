@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.Grants;
 import io.queryapigate.auth.MaskRule;
+import io.queryapigate.auth.Quota;
 import io.queryapigate.importer.PythonStore.PyKey;
 import java.util.HashMap;
 import java.util.List;
@@ -111,18 +112,31 @@ class PythonGrantsTest {
         assertThat(g.allowedTables()).containsExactly("film", "main.customer");
         assertThat(g.allowedIps()).containsExactly("10.0.0.0/8", "::1");
         assertThat(g.rateLimit()).isEqualTo("60/minute");
-        assertThat(g.quota()).isEqualTo("1000/month");
+        assertThat(g.quota()).isEqualTo(new Quota(1000L, null, "month"));
         assertThat(convert("{\"connections\": [], \"allowed_tables\": []}").grants().allowedTables()).isEmpty();
         assertThat(convert("{\"connections\": []}").grants().allowedTables()).isNull();
     }
 
     @Test
-    void limitsNotEnforcedHereYetAreNamed() {
+    void limitsAndQuotasCarryOver() {
         PythonGrants.Converted c = convert("""
-                {"connections": [], "quota": {"rows": 500, "per": "day"}, "max_rows": 50, "max_concurrent": 2,
-                 "query_timeout": 1.5}""");
-        assertThat(c.grants().quota()).isNull();
-        assertThat(c.warnings()).filteredOn(w -> w.startsWith("not yet enforced here")).hasSize(4);
+                {"connections": [], "quota": {"calls": 100, "rows": 500, "per": "day"}, "max_rows": 50,
+                 "max_concurrent": 2, "query_timeout": 1.5}""");
+        Grants g = c.grants();
+        assertThat(g.quota()).isEqualTo(new Quota(100L, 500L, "day"));
+        assertThat(g.maxRows()).isEqualTo(50);
+        assertThat(g.maxConcurrent()).isEqualTo(2);
+        assertThat(g.queryTimeout()).isEqualByComparingTo("1.5");
+        assertThat(c.warnings()).isEmpty();
+        assertThat(convert("{\"max_rows\": 0}").blocker()).contains("max_rows").contains("whole number");
+    }
+
+    @Test
+    void writeOperationsTheGuardNeverReportsAreDropped() {
+        PythonGrants.Converted c = convert("{\"connections\": [\"demo\"], \"allow_writes\": true,"
+                + " \"allowed_write_ops\": [\"insert\", \"vacuum\"]}");
+        assertThat(c.grants().allowedWriteOps()).containsExactly("insert");
+        assertThat(c.warnings()).anyMatch(w -> w.contains("'vacuum' dropped"));
     }
 
     @Test

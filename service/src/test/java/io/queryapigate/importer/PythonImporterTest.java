@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.KeyHasher;
 import io.queryapigate.config.ConnectionConfig;
 import io.queryapigate.dialect.ConnectionRegistry;
@@ -162,6 +163,45 @@ class PythonImporterTest {
 
         assertThat(run(options(true))).contains("Nothing to import: everything is already here.");
         assertThat(store.history().runsOf(id)).hasSize(1);
+    }
+
+    @Test
+    void secretsKeepWorkingIncludingAPreviousOneInItsGracePeriodAndRevokedKeysStayRevoked() throws Exception {
+        connection("demo", "duckdb", "{\"database\": \":memory:\"}");
+        String grants = "{\"connections\": [\"demo\"], \"quota\": {\"rows\": 10, \"per\": \"month\"},"
+                + " \"max_rows\": 5}";
+        key("rotated", "sk_new-0123456789", grants, "2030-01-31");
+        key("ended", "sk_ended-0123456789", grants, null);
+        key("revoked", "sk_revoked-0123456789", grants, null);
+        insert("UPDATE api_keys SET previous_hash = ?, previous_expires_at = '2026-06-02 12:00:00' WHERE name"
+                + " = 'rotated'", KeyHasher.hashHex("sk_old-0123456789"));
+        insert("UPDATE api_keys SET previous_hash = ?, previous_expires_at = '2026-05-31 12:00:00' WHERE name"
+                + " = 'ended'", KeyHasher.hashHex("sk_ended-old-0123456789"));
+        insert("UPDATE api_keys SET active = 0 WHERE name = 'revoked'");
+
+        assertThat(run(options(false))).contains("Imported 0 saved queries (0 versions), 3 API keys and 0 runs.")
+                .contains("create       rotated: connections [demo] with ad-hoc SQL, quota 10 rows per month,"
+                        + " max_rows 5, expires 2030-01-31, its previous secret works until 2026-06-02T10:00:00Z");
+        ApiKeyRow rotated = store.keys().findByName("rotated").orElseThrow();
+        assertThat(rotated.previousHash()).isEqualTo(KeyHasher.hashHex("sk_old-0123456789"));
+        assertThat(rotated.previousExpiresAt()).isEqualTo(Instant.parse("2026-06-02T10:00:00Z").toEpochMilli());
+        assertThat(store.keys().findByName("ended").orElseThrow().previousHash()).isNull();
+        ApiKeyRow revoked = store.keys().findByName("revoked").orElseThrow();
+        assertThat(revoked.active()).isFalse();
+        assertThat(revoked.revokedAt()).isNotNull();
+        assertThat(JSON.readTree(rotated.grants())).isEqualTo(JSON.readTree("{\"connections\": [\"demo\"],"
+                + " \"queries\": [], \"adhoc_sql\": true, \"allow_writes\": false, \"mask\": [],"
+                + " \"quota\": {\"rows\": 10, \"per\": \"month\"}, \"max_rows\": 5}"));
+
+        ApiKeyAuthenticator auth = new ApiKeyAuthenticator(ADMIN_KEY, new MetadataCache(store,
+                java.time.Duration.ZERO, 1, new MetricRegistry()), JSON, CLOCK);
+        assertThat(auth.authenticate("sk_new-0123456789")).get().extracting(c -> c.name()).isEqualTo("rotated");
+        assertThat(auth.authenticate("sk_old-0123456789")).get().extracting(c -> c.name()).isEqualTo("rotated");
+        assertThat(auth.authenticate("sk_ended-0123456789")).isPresent();
+        assertThat(auth.authenticate("sk_ended-old-0123456789")).isEmpty();
+        assertThat(auth.authenticate("sk_revoked-0123456789")).isEmpty();
+
+        assertThat(run(options(false))).contains("Nothing to import: everything is already here.");
     }
 
     @Test

@@ -3,10 +3,7 @@ package io.queryapigate.limits;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class LocalLimiterTest {
     @Test
     void aBucketIsExactUnderEightThreads() throws Exception {
-        LocalLimiter limiter = new LocalLimiter(Clock.systemUTC());
+        LocalLimiter limiter = new LocalLimiter();
         Rate rate = Rate.parse("50/hour");
         AtomicInteger allowed = new AtomicInteger();
         List<Thread> threads = new ArrayList<>();
@@ -36,19 +33,6 @@ class LocalLimiterTest {
         assertThat(refused.allowed()).isFalse();
         assertThat(refused.retryAfterMillis()).isBetween(1L, Duration.ofHours(1).toMillis() / 50 + 1);
         assertThat(limiter.tryAcquire("other", rate).allowed()).as("buckets are independent").isTrue();
-    }
-
-    @Test
-    void quotasResetWithTheirWindow() {
-        Instant day = Instant.parse("2026-11-29T23:59:00Z");
-        Clock before = Clock.fixed(day, ZoneOffset.UTC);
-        LocalLimiter limiter = new LocalLimiter(before);
-        Rate quota = Rate.parse("2/day");
-        assertThat(limiter.tryQuota("k", quota).allowed()).isTrue();
-        assertThat(limiter.tryQuota("k", quota).allowed()).isTrue();
-        Limiter.Decision over = limiter.tryQuota("k", quota);
-        assertThat(over.allowed()).isFalse();
-        assertThat(over.retryAfterMillis()).isEqualTo(Duration.ofMinutes(1).toMillis());
     }
 
     @Test

@@ -35,6 +35,9 @@ import io.queryapigate.guard.Masking;
 import io.queryapigate.guard.SqlGuard;
 import io.queryapigate.store.MetadataCache;
 import io.queryapigate.store.Store;
+import io.queryapigate.limits.Concurrency;
+import io.queryapigate.limits.Quotas;
+import java.time.ZoneOffset;
 import jakarta.ws.rs.client.Entity;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -86,7 +89,9 @@ class CallResourcesTest {
             QUERIES = new QueryService(new SavedQueryResolver(CACHE, connections, guarding, MAPPER),
                     new CallAuthorizer(), guarding, new Masking(null), new LocalResponseCache(1 << 20, clock),
                     connections, new CallRecorder(events, metrics, clock),
-                    new CallLimits(1000, 65536, 0, FORMATS.paging(), FORMATS.writerOptions()), metrics, clock);
+                    new CallLimits(1000, 65536, 0, FORMATS.paging(), FORMATS.writerOptions()),
+                    new Quotas(store.usage(), clock, ZoneOffset.UTC, null, "", 0, metrics), new Concurrency(),
+                    metrics, clock);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (Exception e) {

@@ -22,8 +22,8 @@ public record WriterOptions(
         String parquetCompression,
         String xlsxSheetName) {
 
-    /** 8 MiB row groups, 1 MiB pages, snappy, sheet "data", no formula escaping. */
-    public static final WriterOptions DEFAULTS = new WriterOptions(false, 8L << 20, 1 << 20, "snappy", "data");
+    /** 8 MiB row groups, 1 MiB pages, snappy, sheet "Sheet" (the Python original's), no formula escaping. */
+    public static final WriterOptions DEFAULTS = new WriterOptions(false, 8L << 20, 1 << 20, "snappy", "Sheet");
 
     /** Validates the fields. */
     public WriterOptions {

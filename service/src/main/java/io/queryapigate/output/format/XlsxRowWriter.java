@@ -19,7 +19,7 @@ import org.dhatim.fastexcel.Worksheet;
  * the current sheet: at most about 5 MB, see {@link #release}).
  *
  * <p>One sheet ({@link WriterOptions#xlsxSheetName}) with a bold, frozen header row of {@link ColumnNames#unique}
- * names; past Excel's 1,048,576 rows per sheet the rows continue on "data (2)", "data (3)", ... each with the
+ * names; past Excel's 1,048,576 rows per sheet the rows continue on "Sheet (2)", "Sheet (3)", ... each with the
  * header again. A cell is typed when Excel can hold the value exactly, else it is text, so no value changes:
  * <ul>
  *   <li>integers within +-2^53 and decimals of at most 15 significant digits are numbers, wider ones text;

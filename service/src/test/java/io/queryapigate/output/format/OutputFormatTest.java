@@ -17,8 +17,8 @@ class OutputFormatTest {
         assertThat(OutputFormat.NDJSON.contentType()).isEqualTo("application/x-ndjson");
         assertThat(OutputFormat.CSV.contentType()).isEqualTo("text/csv; charset=utf-8");
         assertThat(OutputFormat.TSV.contentType()).isEqualTo("text/tab-separated-values; charset=utf-8");
-        assertThat(OutputFormat.XML.contentType()).isEqualTo("application/xml");
-        assertThat(OutputFormat.YAML.contentType()).isEqualTo("application/yaml");
+        assertThat(OutputFormat.XML.contentType()).isEqualTo("application/xml; charset=utf-8");
+        assertThat(OutputFormat.YAML.contentType()).isEqualTo("application/x-yaml");
         assertThat(OutputFormat.XLSX.contentType())
                 .isEqualTo("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
         assertThat(OutputFormat.PARQUET.contentType()).isEqualTo("application/vnd.apache.parquet");

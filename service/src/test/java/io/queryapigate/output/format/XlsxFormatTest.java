@@ -134,7 +134,7 @@ class XlsxFormatTest {
         w.finish();
         byte[] bytes = out.toByteArray();
         try (ReadableWorkbook wb = new ReadableWorkbook(new ByteArrayInputStream(bytes))) {
-            assertThat(wb.getSheets().map(Sheet::getName)).containsExactly("data", "data (2)");
+            assertThat(wb.getSheets().map(Sheet::getName)).containsExactly("Sheet", "Sheet (2)");
         }
         Map<Integer, Row> second = rows(bytes, 1);
         assertThat(second.get(1).getCell(0).getText()).isEqualTo("n");
