@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * {@code import-python} on a store the Python original filled through its own API: a DuckDB connection, saved queries
  * with several versions (one rolled back, one draft, one never published, names only the original allows), API keys
  * with every kind of grant (all connections, one connection, queries by name, a collection, masks and tables, none,
- * revoked, expired) and runs. After the import (the packaged jar's command), every key calls every saved query and
+ * revoked, expired, limits and quotas, rotated with its previous secret in its grace period) and runs. After the import (the packaged jar's command), every key calls every saved query and
  * ad-hoc SQL on this gateway and gets what the original answered: the same status, and the same rows. A dry run
  * changes nothing, a second import changes nothing, a conflict stops it, and rename and skip get past it.
  */
@@ -89,7 +89,7 @@ class PythonImportIT {
         Path fragment = work.resolve("connections.yml");
         Run first = importPython(config, "--from", from, "--with-history", "--connections-out", fragment.toString());
         assertThat(first.exit()).as(first.output()).isZero();
-        assertThat(first.output()).contains("Imported 5 saved queries (7 versions), 8 API keys and ")
+        assertThat(first.output()).contains("Imported 5 saved queries (7 versions), 9 API keys and ")
                 .contains("! broad: runs every saved query and ad-hoc SQL on every connection");
         assertThat(Files.readString(fragment)).contains("  demo:\n    dialect: duckdb\n    url: \"" + duckdb + "\"");
         String storeUrl = "jdbc:sqlite:" + store;
@@ -269,7 +269,7 @@ class PythonImportIT {
                 List.of("film"), "rate_limit", "1000/minute", "quota", Map.of("calls", 100_000, "per", "day"),
                 "expires_at", "2099-12-31")));
         secrets.put("catalog", key(py, Map.of("name", "catalog", "connections", List.of(), "collections",
-                List.of("catalog"))));
+                List.of("catalog"), "max_rows", 2, "quota", Map.of("calls", 1000, "rows", 100_000, "per", "month"))));
         secrets.put("demo-conn", key(py, Map.of("name", "demo-conn", "connections", List.of("demo"))));
         secrets.put("masked", key(py, Map.of("name", "masked", "connections", List.of("demo"), "allowed_tables",
                 List.of("film", "customer"), "mask", List.of(Map.of("column", "customer.email", "action", "null")))));
@@ -281,6 +281,11 @@ class PythonImportIT {
                 .header("Content-Type", "application/json")
                 .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"active\": false}")).build());
         assertThat(revoke.status()).as(revoke.body()).isEqualTo(200);
+        secrets.put("rotated-old", key(py, Map.of("name", "rotated", "connections", List.of(), "queries",
+                List.of("customers"))));
+        Reply rotated = py.post("/api/v1/api-keys/rotated/rotate", PY_ADMIN, "{\"grace_minutes\": 60}");
+        assertThat(rotated.status()).as(rotated.body()).isEqualTo(200);
+        secrets.put("rotated", rotated.json().get("secret").asText());
         secrets.put("unknown", "sk_not-a-key-of-either-server-0123456789");
         return secrets;
     }
