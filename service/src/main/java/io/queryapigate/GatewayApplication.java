@@ -28,6 +28,16 @@ import io.queryapigate.call.SavedQueryResolver;
 import io.queryapigate.call.CallRecorder;
 import io.queryapigate.call.CallLimits;
 import io.queryapigate.call.CallAuthorizer;
+import io.queryapigate.cache.CacheEntries;
+import io.queryapigate.cache.ResponseCache;
+import io.queryapigate.collections.PostmanExport;
+import io.queryapigate.collections.QueryCollections;
+import io.queryapigate.examples.Examples;
+import io.queryapigate.history.RunHistory;
+import io.queryapigate.queries.Definition;
+import io.queryapigate.queries.Definitions;
+import io.queryapigate.queries.QueryAnalysis;
+import io.queryapigate.queries.QueryViews;
 import io.queryapigate.queries.SavedQueries;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.dialect.DialectRegistry;
@@ -48,8 +58,12 @@ import io.queryapigate.limits.Concurrency;
 import io.queryapigate.limits.Limits;
 import io.queryapigate.limits.Quotas;
 import io.queryapigate.resources.ApiKeysResource;
+import io.queryapigate.resources.CacheEntriesResource;
+import io.queryapigate.resources.CollectionsResource;
+import io.queryapigate.resources.ExamplesResource;
 import io.queryapigate.resources.ExecuteSqlResource;
 import io.queryapigate.resources.HealthResource;
+import io.queryapigate.resources.HistoryResource;
 import io.queryapigate.resources.MeResource;
 import io.queryapigate.resources.SettingsResource;
 import io.queryapigate.resources.QueriesResource;
@@ -120,13 +134,16 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         FormatsConfig output = config.getOutput();
         CallLimits callLimits = new CallLimits(config.getLimits().getMaxRows(), maxSql, output.getStreamMaxRows(),
                 output.paging(), output.writerOptions());
+        ResponseCache responses = config.getCache().build(redis, config.getRedis(), clock, environment);
         QueryService queries = new QueryService(new SavedQueryResolver(cache, connections, guarding, mapper),
-                new CallAuthorizer(), guarding, new Masking(config.getSecurity().getMaskingKey()),
-                config.getCache().build(redis, config.getRedis(), clock, environment), connections,
-                new CallRecorder(events, environment.metrics(), clock), callLimits, quotas, new Concurrency(),
-                environment.metrics(), clock);
-        SavedQueries savedQueries = new SavedQueries(store, cache, guarding, connections, mapper, clock, maxSql);
+                new CallAuthorizer(), guarding, new Masking(config.getSecurity().getMaskingKey()), responses,
+                connections, new CallRecorder(events, environment.metrics(), clock), callLimits, quotas,
+                new Concurrency(), environment.metrics(), clock);
+        SavedQueries savedQueries = new SavedQueries(store, cache, new Definitions(guarding, connections, maxSql),
+                events, mapper, clock);
         seed(config, savedQueries);
+        Examples examples = new Examples(store, savedQueries, connections, cache, mapper, clock, home);
+        examples.restore();
 
         registerAdmin(config, environment);
         environment.servlets().addFilter("request-id",
@@ -154,7 +171,14 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new HealthResource(version(), clock));
         jersey.register(new QueryResource(queries, callLimits.paging()));
         jersey.register(new ExecuteSqlResource(queries, callLimits.paging()));
-        jersey.register(new QueriesResource(savedQueries, store.history(), events));
+        RunHistory history = new RunHistory(store, events);
+        QueryCollections collections = new QueryCollections(savedQueries);
+        jersey.register(new QueriesResource(savedQueries, new QueryViews(savedQueries),
+                new QueryAnalysis(savedQueries.definitions()), history));
+        jersey.register(new HistoryResource(history));
+        jersey.register(new CacheEntriesResource(new CacheEntries(responses, clock)));
+        jersey.register(new CollectionsResource(collections, new PostmanExport(collections, savedQueries)));
+        jersey.register(new ExamplesResource(examples));
         jersey.register(new ApiKeysResource(new ApiKeys(store.keys(), cache, quotas, mapper, clock), quotas,
                 connections, mapper, clock,
                 config.getSecurity().getMaskingKey() != null && !config.getSecurity().getMaskingKey().isBlank(),
@@ -182,9 +206,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
             if (saved.list().stream().anyMatch(existing -> existing.name().equals(q.getName()))) {
                 continue;
             }
-            SavedQueries.Definition d = saved.validate(q.getSql(), q.getParameters(), q.getConnection(),
-                    q.getDescription(), 0);
-            saved.create(q.getName(), d, "startup", true);
+            Definition d = saved.definitions().define(q.getSql(), q.getParameters(), q.getConnection(),
+                    q.getDescription(), "startup", 0, List.of());
+            saved.create(q.getName(), d, null, true);
             LOG.info("Created and published the seed query '{}'", q.getName());
         }
     }

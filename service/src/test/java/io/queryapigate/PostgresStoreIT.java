@@ -83,6 +83,60 @@ class PostgresStoreIT {
     }
 
     @Test
+    void schemaThreeOnPostgresql() throws Exception {
+        Reply q = a().post("/api/v1/queries", ADMIN, Http.json(Map.of("name", "pg tagged", "sql",
+                "SELECT :n AS n", "parameters", Map.of("n", "int"), "connection_name", "demo", "tags",
+                List.of("pg", "three"), "collection", "pg-reports", "columns", Map.of("n", "the number"), "mcp", false,
+                "publish", true)));
+        assertThat(q.status()).as(q.body()).isEqualTo(201);
+        a().post("/api/v1/queries/pg%20tagged/versions", ADMIN, Http.json(Map.of("sql", "SELECT :n + 1 AS n",
+                "parameters", Map.of("n", "int"), "publish", true)));
+        assertThat(a().patch("/api/v1/queries/pg%20tagged/versions/1", ADMIN, "{\"cache_ttl\": 30}").status())
+                .isEqualTo(200);
+        for (int i = 0; i < 3; i++) {
+            assertThat(b().get("/q/pg%20tagged?n=" + i, ADMIN).status()).isEqualTo(200);
+        }
+        assertThat(b().get("/q/pg%20tagged?n=x", ADMIN).status()).isEqualTo(400);
+        b().post("/execute_sql", ADMIN, "{\"sql\": \"SELECT 2 AS two\", \"connection_name\": \"demo\"}");
+
+        com.fasterxml.jackson.databind.JsonNode detail = b().get("/api/v1/queries/pg%20tagged", ADMIN).json();
+        assertThat(detail.get("tags")).as("the published version's: 2, saved without").isEmpty();
+        assertThat(detail.get("versions").get(0).get("tags").toString()).isEqualTo("[\"pg\",\"three\"]");
+        assertThat(detail.get("collection").asText()).isEqualTo("pg-reports");
+        assertThat(detail.get("versions").get(0).get("cache_ttl").asInt()).isEqualTo(30);
+        assertThat(detail.get("versions").get(0).get("mcp").asBoolean()).isFalse();
+        assertThat(detail.get("versions").get(0).get("columns").get("n").asText()).isEqualTo("the number");
+        assertThat(detail.get("versions").get(1).get("run_count").asInt()).isEqualTo(4);
+        assertThat(detail.get("last_used_at").isTextual()).isTrue();
+        assertThat(b().get("/api/v1/queries?collection=pg-reports&search=TAGGED", ADMIN).json().get("items"))
+                .hasSize(1);
+
+        com.fasterxml.jackson.databind.JsonNode runs = a().get("/api/v1/queries/pg%20tagged/history?status=error",
+                ADMIN).json().get("items");
+        assertThat(runs).hasSize(1);
+        assertThat(runs.get(0).get("code").asText()).isEqualTo("param_invalid");
+        assertThat(a().get("/api/v1/queries/pg%20tagged/history?status=success&version=2&key=admin&limit=2", ADMIN)
+                .json().get("next_cursor").isTextual()).isTrue();
+        assertThat(a().get("/api/v1/history?kind=adhoc&query=&since=2020-01-01", ADMIN).json().get("items").size())
+                .isGreaterThanOrEqualTo(1);
+        assertThat(a().get("/api/v1/history?query=pg%20tagged&kind=saved", ADMIN).json().get("items")).hasSize(4);
+        assertThat(a().request("DELETE", "/api/v1/history?caller=nobody&dry_run=true", ADMIN, null).json()
+                .get("events").asInt()).isZero();
+
+        Reply fellBack = a().delete("/api/v1/queries/pg%20tagged/versions/2", ADMIN);
+        assertThat(fellBack.json().get("published_version").asInt()).isEqualTo(1);
+        Reply renamed = a().patch("/api/v1/collections/pg-reports", ADMIN, "{\"name\": \"pg-renamed\"}");
+        assertThat(renamed.json().get("moved").get("queries").toString()).isEqualTo("[\"pg tagged\"]");
+
+        Reply examples = a().post("/api/v1/examples", ADMIN, "");
+        assertThat(examples.status()).as(examples.body()).isEqualTo(200);
+        assertThat(a().get("/api/v1/queries/example_film_search/history", ADMIN).json().get("items").size())
+                .as("seeded runs").isGreaterThanOrEqualTo(8);
+        assertThat(a().request("DELETE", "/api/v1/examples", ADMIN, null).json().get("removed").get("keys"))
+                .hasSize(5);
+    }
+
+    @Test
     void bothInstancesWriteEventsWithoutConflicts() throws Exception {
         Jdbi store = Jdbi.create(PG.url(), PG.user(), PG.password());
         // events are written in batches, so an earlier test's last calls may land now: count this test's calls only

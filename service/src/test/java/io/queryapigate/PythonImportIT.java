@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
@@ -37,6 +39,9 @@ import org.junit.jupiter.api.Test;
  */
 class PythonImportIT {
     private static final String PY_ADMIN = "py-admin-key-0123456789abcdef";
+    /** The saved queries the original is given, as paths name them. */
+    private static final List<String> QUERIES = List.of("film", "films%20by%20rating", "by_title", "customers",
+            "rentals");
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
@@ -57,21 +62,24 @@ class PythonImportIT {
         Path pyHome = work.resolve("py-home");
 
         Map<String, String> secrets;
+        Map<String, JsonNode> definitions = new LinkedHashMap<>();
+        JsonNode filmRuns;
         Map<Call, Answer> before = new LinkedHashMap<>();
         List<Call> calls;
         try (TestingPython py = TestingPython.start(venv, pyHome, PY_ADMIN)) {
             Http original = new Http(py.url());
             secrets = fill(original, duckdb);
             secrets.put("admin", PY_ADMIN);
-            calls = calls(secrets.keySet(), true);
+            calls = calls(secrets.keySet());
             for (Call c : calls) {
                 before.put(c, answer(original, secrets.get(c.key()), c));
             }
-            assertThat(original.get("/api/v1/history", PY_ADMIN).status()).isEqualTo(200); // writes queued runs
+            for (String q : QUERIES) {
+                definitions.put(q, original.get("/api/v1/queries/" + q, PY_ADMIN).json());
+            }
+            filmRuns = original.get("/api/v1/queries/film/history?limit=1000", PY_ADMIN).json().get("items");
         }
-        long originalRuns = count("jdbc:sqlite:" + pyHome.resolve("queryapigate.db"),
-                "SELECT count(*) FROM execution_history WHERE query_name = 'film' AND version = 1");
-        assertThat(originalRuns).isGreaterThan(3);
+        assertThat(filmRuns.size()).isGreaterThan(5);
         // the original answered every kind of outcome: successes, refusals, parameter errors, unknown and expired keys
         assertThat(before.values()).extracting(Answer::status).contains(200, 400, 401, 403, 404);
 
@@ -83,7 +91,8 @@ class PythonImportIT {
         Run dry = importPython(config, "--from", from, "--dry-run", "--with-history");
         assertThat(dry.exit()).as(dry.output()).isZero();
         assertThat(dry.output()).contains("create       film: 3 versions, publishes version 1, connection demo")
-                .contains("create       films_by_rating ('films by rating')").contains("Dry run: nothing was written.");
+                .contains("create       films by rating: 1 version, publishes version 1, connection demo")
+                .contains("Dry run: nothing was written.");
         assertThat(store).as("a dry run changes nothing").doesNotExist();
 
         Path fragment = work.resolve("connections.yml");
@@ -108,18 +117,21 @@ class PythonImportIT {
             Http ours = new Http("http://127.0.0.1:" + app.getLocalPort());
             secrets.put("admin", TestingConfig.ADMIN_KEY);
 
-            // the run history came along, with the keys that made the runs
-            JsonNode history = ours.get("/api/v1/queries/film/history?version=1&limit=1000", TestingConfig.ADMIN_KEY)
-                    .json().get("items");
-            assertThat((long) history.size()).isEqualTo(originalRuns);
-            long filmOnly = ours.get("/api/v1/api-keys/film-only", TestingConfig.ADMIN_KEY).json().get("id").asLong();
-            assertThat(history.findValues("key_id")).extracting(JsonNode::asLong).contains(filmOnly, 0L);
+            // the saved queries came along: versions, which is published, collections, tags, descriptions, rules
+            for (String q : QUERIES) {
+                JsonNode here = ours.get("/api/v1/queries/" + q, TestingConfig.ADMIN_KEY).json();
+                assertThat(view(here)).as(q).isEqualTo(asImported(view(definitions.get(q)), definitions.get(q)));
+            }
+
+            // the run history came along: each run with its version, time, connection, request id, key and outcome
+            JsonNode history = ours.get("/api/v1/queries/film/history?limit=1000", TestingConfig.ADMIN_KEY).json()
+                    .get("items");
+            assertThat(sameRows(runs(history), runs(filmRuns))).as("here %s%nthere %s", history, filmRuns).isTrue();
+            assertThat(history.findValuesAsText("key_name")).contains("film-only", "admin");
 
             List<String> differences = new ArrayList<>();
-            List<Call> callsHere = calls(secrets.keySet(), false);
-            for (int i = 0; i < callsHere.size(); i++) {
-                Call c = callsHere.get(i);
-                Answer there = before.get(calls.get(i));
+            for (Call c : calls) {
+                Answer there = before.get(c);
                 Answer here = answer(ours, secrets.get(c.key()), c);
                 // documented (docs/migrating-from-python.md): a key without a grant on the query asking for a version
                 // that is not published, or for a query never published, is refused by its grants here (403), by the
@@ -290,6 +302,58 @@ class PythonImportIT {
         return secrets;
     }
 
+    /** The fields of run history items that the import carries over. */
+    private static JsonNode runs(JsonNode items) {
+        ArrayNode out = JSON.createArrayNode();
+        for (JsonNode item : items) {
+            ObjectNode o = out.addObject();
+            for (String field : List.of("query", "version", "kind", "executed_at", "connection_name", "request_id",
+                    "key_name", "transport", "status", "rows", "duration_ms", "code")) {
+                o.set(field, item.get(field));
+            }
+        }
+        return out;
+    }
+
+    /** What a saved query's management view says that the import carries over, per version. */
+    private static JsonNode view(JsonNode query) {
+        ObjectNode out = JSON.createObjectNode();
+        for (String field : List.of("name", "published_version", "latest_version", "collection", "tags",
+                "description", "cache_ttl", "connection_name")) {
+            out.set(field, query.get(field));
+        }
+        ArrayNode versions = out.putArray("versions");
+        for (JsonNode v : query.get("versions")) {
+            ObjectNode o = versions.addObject();
+            for (String field : List.of("version", "status", "uuid", "author", "description", "tags", "sql",
+                    "connection_name", "cache_ttl", "parameters", "columns", "mcp")) {
+                o.set(field, v.get(field));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The original's view with the documented conversions (docs/migrating-from-python.md, "Switching"): an untyped
+     * parameter is text, and a marker the original left undeclared is declared as required text.
+     */
+    private static JsonNode asImported(JsonNode view, JsonNode original) {
+        for (int i = 0; i < view.get("versions").size(); i++) {
+            ObjectNode parameters = (ObjectNode) view.get("versions").get(i).get("parameters");
+            parameters.forEach(p -> {
+                if (p.get("type").isNull()) {
+                    ((ObjectNode) p).put("type", "string");
+                }
+            });
+            for (JsonNode marker : original.get("versions").get(i).get("placeholders")) {
+                if (!parameters.has(marker.asText())) {
+                    parameters.putObject(marker.asText()).put("type", "string").put("required", true);
+                }
+            }
+        }
+        return view;
+    }
+
     private static void post(Http py, String path, Map<String, Object> body) {
         Reply r = py.post(path, PY_ADMIN, Http.json(body));
         assertThat(r.status()).as(path + ": " + r.body()).isIn(200, 201);
@@ -303,10 +367,10 @@ class PythonImportIT {
 
     /**
      * Every key's calls: each saved query (published, previous and draft versions, defaults, a refused parameter, a
-     * query never published) and ad-hoc SQL. {@code original}: with the original's names ('films by rating').
+     * query never published, a name with spaces) and ad-hoc SQL.
      */
-    private static List<Call> calls(Iterable<String> keys, boolean original) {
-        String byRating = original ? "/q/films%20by%20rating" : "/q/films_by_rating";
+    private static List<Call> calls(Iterable<String> keys) {
+        String byRating = "/q/films%20by%20rating";
         List<String> paths = List.of("/q/film?id=1", "/q/film?id=2&version=2", "/q/film?id=3&version=3",
                 "/q/film?id=0", "/q/film", byRating + "?rating=PG", byRating + "?rating=R&min_length=150", byRating,
                 byRating + "?rating=X", "/q/by_title?prefix=" + URLEncoder.encode("F%", StandardCharsets.UTF_8),

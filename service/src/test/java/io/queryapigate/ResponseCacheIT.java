@@ -99,6 +99,28 @@ class ResponseCacheIT {
     }
 
     @Test
+    void theCacheBrowserSeesAndEvictsRedisEntriesOfEveryInstance() {
+        String q = cachedQuery();
+        Reply onA = http(A).get("/q/" + q + "?n=5", ADMIN);
+        assertThat(onA.header("X-Cache")).isEqualTo("MISS");
+        com.fasterxml.jackson.databind.JsonNode entry = null;
+        for (com.fasterxml.jackson.databind.JsonNode e : http(B).get("/api/v1/cache/entries", ADMIN).json()
+                .get("items")) {
+            if (e.get("meta").get("name").asText().equals(q)) {
+                entry = e;
+            }
+        }
+        assertThat(entry).as("B lists what A cached in Redis").isNotNull();
+        assertThat(entry.get("meta").get("version").asInt()).isEqualTo(1);
+        assertThat(entry.get("size_bytes").asInt()).isEqualTo(onA.body().length());
+        String key = entry.get("key").asText();
+        assertThat(http(B).get("/api/v1/cache/entries/" + key, ADMIN).body()).isEqualTo(onA.body());
+        assertThat(http(B).delete("/api/v1/cache/entries/" + key, ADMIN).status()).isEqualTo(204);
+        assertThat(http(A).get("/q/" + q + "?n=5", ADMIN).header("X-Cache")).as("evicted from Redis through B")
+                .isEqualTo("MISS");
+    }
+
+    @Test
     void callsKeepSucceedingWhileRedisIsGoneAndRedisIsUsedAgainAfter() throws Exception {
         String q = cachedQuery();
         Http flaky = http(FLAKY);

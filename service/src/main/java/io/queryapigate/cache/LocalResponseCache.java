@@ -4,6 +4,8 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -47,6 +49,23 @@ public final class LocalResponseCache implements ResponseCache {
     @Override
     public void put(String key, CachedResponse response) {
         entries.put(key, response);
+    }
+
+    @Override
+    public List<Entry> entries() {
+        long now = clock.millis();
+        List<Entry> out = new ArrayList<>();
+        entries.asMap().forEach((k, v) -> {
+            if (v.expiresAtMillis() > now) {
+                out.add(new Entry(k, v));
+            }
+        });
+        return out;
+    }
+
+    @Override
+    public void delete(String key) {
+        entries.invalidate(key);
     }
 
     public long size() {

@@ -5,12 +5,18 @@ import com.codahale.metrics.MetricRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.params.SetParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
  * Shared through Redis, with the local cache in front as the fallback: while Redis fails, entries are read and
@@ -32,7 +38,7 @@ public final class RedisResponseCache implements ResponseCache {
     public RedisResponseCache(RedisClient redis, String keyPrefix, long retryMillis, LocalResponseCache local,
             Clock clock, MetricRegistry metrics) {
         this.redis = redis;
-        this.prefix = keyPrefix + "cache:";
+        this.prefix = keyPrefix + "cache2:"; // 2: entries carry what they answer (CachedResponse.About)
         this.local = local;
         this.clock = clock;
         this.retryMillis = retryMillis;
@@ -76,6 +82,51 @@ public final class RedisResponseCache implements ResponseCache {
         }
     }
 
+    /** Redis's entries (scanned), and the local ones written while Redis was unavailable. */
+    @Override
+    public List<Entry> entries() {
+        Map<String, Entry> out = new LinkedHashMap<>();
+        if (available()) {
+            try {
+                ScanParams match = new ScanParams().match(prefix + "*").count(500);
+                String cursor = ScanParams.SCAN_POINTER_START;
+                long now = clock.millis();
+                do {
+                    ScanResult<String> page = redis.scan(cursor, match);
+                    for (String full : page.getResult()) {
+                        byte[] raw = redis.get(full.getBytes(StandardCharsets.UTF_8));
+                        if (raw != null) {
+                            CachedResponse r = decode(raw);
+                            if (r.expiresAtMillis() > now) {
+                                String key = full.substring(prefix.length());
+                                out.put(key, new Entry(key, r));
+                            }
+                        }
+                    }
+                    cursor = page.getCursor();
+                } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            } catch (RuntimeException e) {
+                failed(e);
+            }
+        }
+        for (Entry e : local.entries()) {
+            out.putIfAbsent(e.key(), e);
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    @Override
+    public void delete(String key) {
+        local.delete(key);
+        if (available()) {
+            try {
+                redis.del((prefix + key).getBytes(StandardCharsets.UTF_8));
+            } catch (RuntimeException e) {
+                failed(e);
+            }
+        }
+    }
+
     private void failed(RuntimeException e) {
         failures.inc();
         long now = clock.millis();
@@ -92,9 +143,14 @@ public final class RedisResponseCache implements ResponseCache {
         StringBuilder h = new StringBuilder();
         r.headers().forEach((k, v) -> h.append(k).append('\u0001').append(v).append('\u0002'));
         byte[] headers = h.toString().getBytes(StandardCharsets.UTF_8);
-        ByteBuffer b = ByteBuffer.allocate(8 + 8 + 4 + etag.length + 4 + headers.length + r.body().length);
+        CachedResponse.About a = r.about();
+        byte[] about = a == null ? new byte[0] : String.join("\u0001", a.query(), Integer.toString(a.version()),
+                a.connection(), a.format(), a.contentType(), a.page() == null ? "" : a.page().toString())
+                .getBytes(StandardCharsets.UTF_8);
+        ByteBuffer b = ByteBuffer.allocate(8 + 8 + 4 + etag.length + 4 + headers.length + 4 + about.length
+                + r.body().length);
         b.putLong(r.expiresAtMillis()).putLong(r.rows()).putInt(etag.length).put(etag).putInt(headers.length)
-                .put(headers).put(r.body());
+                .put(headers).putInt(about.length).put(about).put(r.body());
         return b.array();
     }
 
@@ -106,16 +162,24 @@ public final class RedisResponseCache implements ResponseCache {
         b.get(etag);
         byte[] headerBytes = new byte[b.getInt()];
         b.get(headerBytes);
-        java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
+        Map<String, String> headers = new LinkedHashMap<>();
         for (String pair : new String(headerBytes, StandardCharsets.UTF_8).split("\u0002")) {
             int sep = pair.indexOf('\u0001');
             if (sep > 0) {
                 headers.put(pair.substring(0, sep), pair.substring(sep + 1));
             }
         }
+        byte[] aboutBytes = new byte[b.getInt()];
+        b.get(aboutBytes);
+        CachedResponse.About about = null;
+        String[] a = new String(aboutBytes, StandardCharsets.UTF_8).split("\u0001", -1);
+        if (a.length == 6) {
+            about = new CachedResponse.About(a[0], Integer.parseInt(a[1]), a[2], a[3], a[4],
+                    a[5].isEmpty() ? null : Integer.valueOf(a[5]));
+        }
         byte[] body = new byte[b.remaining()];
         b.get(body);
-        return new CachedResponse(body, new String(etag, StandardCharsets.UTF_8), rows, expires, headers);
+        return new CachedResponse(body, new String(etag, StandardCharsets.UTF_8), rows, expires, headers, about);
     }
 
 }

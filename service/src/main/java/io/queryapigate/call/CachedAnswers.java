@@ -47,6 +47,13 @@ final class CachedAnswers {
         return hex(sha256(sb.toString().getBytes(StandardCharsets.UTF_8)));
     }
 
+    /** What a cached answer answers, for the management API's cache browser. */
+    static CachedResponse.About about(SavedQueryResolver.Resolved resolved, String connection, OutputRequest out) {
+        return new CachedResponse.About(resolved.query().name(), resolved.version().version(), connection,
+                out.format().formatName(), out.format().contentType(),
+                out.page().map(p -> (int) Math.min(Integer.MAX_VALUE, p.page())).orElse(null));
+    }
+
     /** The cached answer of a statement that has a cache key, if any. */
     Optional<CallResult> lookup(CheckedStatement s, OutputRequest out) {
         if (s.cacheKey() == null) {
@@ -71,7 +78,7 @@ final class CachedAnswers {
         String etag = "\"" + hex(sha256(result.body())) + "\"";
         if (!result.truncated()) {
             responses.put(s.cacheKey(), new CachedResponse(result.body(), etag, result.rows(),
-                    clock.millis() + s.cacheTtl() * 1000L, result.headers()));
+                    clock.millis() + s.cacheTtl() * 1000L, result.headers(), s.cacheAbout()));
         }
         return result.cached("MISS", etag, s.cacheTtl());
     }

@@ -75,7 +75,8 @@ public final class CallRecorder {
             this.caller = request.caller();
             this.requestId = request.requestId();
             this.queryName = request.queryName();
-            this.sqlHash = request.sql() == null ? null : sqlHash(request.sql());
+            // ad-hoc calls always carry a hash (the history tells them from saved-query calls by it), even without SQL
+            this.sqlHash = request.isSavedQuery() ? null : sqlHash(request.sql() == null ? "" : request.sql());
             this.connection = request.isSavedQuery() ? null : request.connection();
         }
 

@@ -1,5 +1,6 @@
 package io.queryapigate.call;
 
+import io.queryapigate.cache.CachedResponse;
 import io.queryapigate.dialect.ConnectionRegistry.Connection;
 import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.guard.GuardResult;
@@ -18,6 +19,7 @@ import java.util.List;
  * @param mask the caller's masking plan
  * @param cacheKey the response cache's key, or null when the answer is not cached
  * @param cacheTtl how long a cached answer lives, in seconds
+ * @param cacheAbout what a cached answer answers (the management API's cache browser), or null when not cached
  */
 record CheckedStatement(Connection connection, String sql, List<Parameter> parameters, GuardResult verdict,
-        Duration timeout, Masking.Plan mask, String cacheKey, int cacheTtl) {}
+        Duration timeout, Masking.Plan mask, String cacheKey, int cacheTtl, CachedResponse.About cacheAbout) {}

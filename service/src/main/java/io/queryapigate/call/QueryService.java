@@ -136,7 +136,8 @@ public final class QueryService {
         String cacheKey = ttl > 0 && verdict.isRead() && !request.output().stream()
                 ? CachedAnswers.key(q, connectionName, values, mask, request.output(), caller.grants().maxRows())
                 : null;
-        return new CheckedStatement(connection, q.sql().jdbcSql(), parameters, verdict, timeout, mask, cacheKey, ttl);
+        return new CheckedStatement(connection, q.sql().jdbcSql(), parameters, verdict, timeout, mask, cacheKey, ttl,
+                cacheKey == null ? null : CachedAnswers.about(q, connectionName, request.output()));
     }
 
     private CheckedStatement adHoc(CallRequest request) {
@@ -155,7 +156,7 @@ public final class QueryService {
         List<Parameter> parameters = ParamRules.bindAdHoc(text.markers(), request.jsonParams());
         Duration timeout = Timeouts.effective(Timeouts.forCaller(connection.timeout(), caller), request.timeout());
         return new CheckedStatement(connection, text.jdbcSql(), parameters, verdict, timeout,
-                maskPlan(caller, connection, verdict), null, 0);
+                maskPlan(caller, connection, verdict), null, 0, null);
     }
 
     private Masking.Plan maskPlan(Caller caller, Connection connection, GuardResult verdict) {

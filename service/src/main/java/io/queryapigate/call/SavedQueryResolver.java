@@ -18,8 +18,9 @@ import java.io.IOException;
 
 /**
  * Finds the saved query and the version a call runs, and prepares it once per version: the SQL's markers, the
- * parameter rules and the guard's classification (checked as the publisher saved it). Versions never change, so
- * what is prepared is kept (unless the metadata cache's TTL is zero); the query row comes from the metadata cache.
+ * parameter rules and the guard's classification (checked as the publisher saved it). A version's SQL never
+ * changes, so what is prepared is kept (unless the metadata cache's TTL is zero) until the query row, which comes from
+ * the metadata cache, says the query changed ({@code updatedAt}: a version's cache_ttl may be edited in place).
  */
 public final class SavedQueryResolver {
 
@@ -27,7 +28,8 @@ public final class SavedQueryResolver {
     public record Resolved(SavedQueryRow query, QueryVersionRow version, SqlText sql, ParamRules rules,
             GuardResult guard) {}
 
-    private record Prepared(QueryVersionRow row, SqlText sql, ParamRules rules, GuardResult guard) {}
+    /** What is prepared for a version, as of the query row's {@code updatedAt} (a version's cache_ttl may change). */
+    private record Prepared(QueryVersionRow row, SqlText sql, ParamRules rules, GuardResult guard, long asOf) {}
 
     private final MetadataCache cache;
     private final ConnectionRegistry connections;
@@ -49,7 +51,7 @@ public final class SavedQueryResolver {
         SavedQueryRow query = cache.queryByName(name)
                 .orElseThrow(() -> ApiException.notFound("query_not_found", "No saved query named '" + name + "'."));
         int version = version(caller, query, name, versionText);
-        Prepared p = prepared(query.id(), version);
+        Prepared p = prepared(query, version);
         if (p == null) {
             throw ApiException.notFound("version_not_found", "The query '" + name + "' has no version " + version
                     + ".");
@@ -82,24 +84,25 @@ public final class SavedQueryResolver {
         return version;
     }
 
-    private Prepared prepared(long queryId, int version) {
-        long id = queryId << 20 | version;
+    private Prepared prepared(SavedQueryRow query, int version) {
+        long id = query.id() << 20 | version;
         Prepared p = cache.enabled() ? prepared.getIfPresent(id) : null;
-        if (p != null) {
+        if (p != null && p.asOf() == query.updatedAt()) {
             return p;
         }
-        QueryVersionRow row = cache.versionRow(queryId, version).orElse(null);
+        QueryVersionRow row = cache.versionRow(query.id(), version).orElse(null);
         if (row == null) {
             return null;
         }
-        p = prepare(row);
+        p = prepare(row, query.updatedAt());
         if (cache.enabled()) {
             prepared.put(id, p);
         }
         return p;
     }
 
-    private Prepared prepare(QueryVersionRow row) {
+    /** Prepares a version; a draft saved with markers it does not declare is refused as saving it published was. */
+    private Prepared prepare(QueryVersionRow row, long asOf) {
         Connection connection = connections.get(row.connectionName()).orElseThrow(() -> ApiException.notFound(
                 "connection_not_found", "No connection named '" + row.connectionName() + "'."));
         SqlText sql = SqlText.parse(row.sqlText(), connection.lexicalRules());
@@ -110,6 +113,7 @@ public final class SavedQueryResolver {
             throw new IllegalStateException("stored parameter rules of query " + row.queryId() + " v" + row.version()
                     + " are unreadable", e);
         }
-        return new Prepared(row, sql, rules, guarding.checkForSaving(connection, sql.jdbcSql()));
+        rules.checkAgainst(sql.markerNames());
+        return new Prepared(row, sql, rules, guarding.checkForSaving(connection, sql.jdbcSql()), asOf);
     }
 }

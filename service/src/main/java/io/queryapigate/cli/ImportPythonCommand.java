@@ -1,6 +1,5 @@
 package io.queryapigate.cli;
 
-import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
@@ -15,13 +14,11 @@ import io.queryapigate.importer.PythonImporter;
 import io.queryapigate.importer.PythonImporter.OnConflict;
 import io.queryapigate.importer.PythonImporter.Options;
 import io.queryapigate.importer.TargetStore;
-import io.queryapigate.queries.SavedQueries;
-import io.queryapigate.store.MetadataCache;
+import io.queryapigate.queries.Definitions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.DateTimeException;
-import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Locale;
 import net.sourceforge.argparse4j.impl.Arguments;
@@ -83,7 +80,6 @@ public final class ImportPythonCommand extends ConfiguredCommand<GatewayConfigur
                 Boolean.TRUE.equals(ns.getBoolean("skip_invalid")),
                 ns.getString("connections_out") == null ? null : Path.of(ns.getString("connections_out")));
         long maxSql = config.getLimits().getMaxSqlLength().toBytes();
-        Clock clock = Clock.systemUTC();
         try (TargetStore target = TargetStore.open(url, config.getStore().getUser(), config.getStore().getPassword(),
                 options.dryRun())) {
             ConnectionRegistry connections = ConnectionRegistry.create(
@@ -92,13 +88,11 @@ public final class ImportPythonCommand extends ConfiguredCommand<GatewayConfigur
             try {
                 Guarding guarding = new Guarding(new SqlGuard((int) Math.min(Integer.MAX_VALUE, maxSql),
                         SqlGuard.DEFAULT_PARSE_TIMEOUT), config.getSecurity().isAllowWrites());
-                SavedQueries validator = new SavedQueries(target.store(),
-                        new MetadataCache(target.store(), Duration.ZERO, 1, new MetricRegistry()), guarding,
-                        connections, bootstrap.getObjectMapper(), clock, maxSql);
                 String maskingKey = config.getSecurity().getMaskingKey();
-                new PythonImporter(target.store(), validator, connections, bootstrap.getObjectMapper(), clock,
-                        KeyHasher.hashHex(config.getAuth().getAdminKey()), maskingKey != null && !maskingKey.isBlank(),
-                        config.getEvents().getHistoryPerVersion()).run(options, System.out);
+                new PythonImporter(target.store(), new Definitions(guarding, connections, maxSql),
+                        bootstrap.getObjectMapper(), Clock.systemUTC(), KeyHasher.hashHex(config.getAuth().getAdminKey()),
+                        maskingKey != null && !maskingKey.isBlank(), config.getEvents().getHistoryPerVersion())
+                        .run(options, System.out);
             } finally {
                 connections.stop();
             }

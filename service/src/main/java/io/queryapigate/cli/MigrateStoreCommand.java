@@ -19,9 +19,9 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class MigrateStoreCommand extends ConfiguredCommand<GatewayConfiguration> {
     static final List<String> TABLES = List.of("api_keys", "saved_queries", "query_versions", "run_history",
-            "events", "usage_counters");
+            "events", "usage_counters", "example_items");
     /** Tables keyed by other columns than an {@code id} of their own. */
-    private static final List<String> WITHOUT_ID = List.of("query_versions", "usage_counters");
+    private static final List<String> WITHOUT_ID = List.of("query_versions", "usage_counters", "example_items");
 
     public MigrateStoreCommand() {
         super("migrate-store", "Copies this configuration's store into an empty PostgreSQL store");

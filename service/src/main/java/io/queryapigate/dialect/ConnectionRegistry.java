@@ -19,7 +19,10 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The configured connections and their live dialects; closes them all at shutdown. */
+/**
+ * The configured connections (and those added while running: the example APIs' database) and their live dialects;
+ * closes them all at shutdown.
+ */
 public final class ConnectionRegistry implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionRegistry.class);
 
@@ -33,10 +36,20 @@ public final class ConnectionRegistry implements Managed {
             SqlDialectFamily family, LexicalRules lexicalRules, TableNamespace namespace,
             Set<String> allowedFunctions) {}
 
-    private final Map<String, Connection> connections;
+    /** Replaced whole when a connection is added or removed: calls read it without a lock. */
+    private volatile Map<String, Connection> connections;
+    private final DialectRegistry registry;
+    private final Duration serverTimeout;
+    private final long maxRows;
+    private final Path home;
 
-    private ConnectionRegistry(Map<String, Connection> connections) {
-        this.connections = Collections.unmodifiableMap(connections);
+    private ConnectionRegistry(Map<String, Connection> connections, DialectRegistry registry, Duration serverTimeout,
+            long maxRows, Path home) {
+        this.connections = Collections.unmodifiableMap(new LinkedHashMap<>(connections));
+        this.registry = registry;
+        this.serverTimeout = serverTimeout;
+        this.maxRows = maxRows;
+        this.home = home;
     }
 
     /**
@@ -48,41 +61,70 @@ public final class ConnectionRegistry implements Managed {
         Map<String, Connection> out = new LinkedHashMap<>();
         try {
             for (Map.Entry<String, ConnectionConfig> e : configs.entrySet()) {
-                String name = e.getKey();
-                if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,99}")) {
-                    throw new IllegalStateException("connections." + name + ": a connection name is 1-100 letters,"
-                            + " digits, '.', '_' or '-', starting with a letter or digit");
-                }
-                ConnectionConfig c = e.getValue();
-                DialectFactory factory = registry.require(c.getDialect(), name);
-                Duration timeout = c.getQueryTimeout() == null ? serverTimeout
-                        : Duration.ofMillis(Math.min(serverTimeout.toMillis(), c.getQueryTimeout().toMilliseconds()));
-                DialectContext context = new DialectContext(name, c.getUrl(), Optional.ofNullable(c.getUser()),
-                        Optional.ofNullable(c.getPassword()), timeout, maxRows, c.getPoolSize(), home);
-                Dialect dialect;
-                try {
-                    dialect = factory.create(context, Map.copyOf(c.getProperties()));
-                } catch (IllegalArgumentException ex) {
-                    throw new IllegalStateException("connections." + name + ".properties: " + ex.getMessage(), ex);
-                }
-                TableNamespace namespace = dialect.defaultNamespace();
-                SqlDialectFamily family = SqlDialectFamily.of(dialect.sqlFamily());
-                LexicalRules rules = dialect.lexicalRules();
-                out.put(name, new Connection(name, c.getDialect(), dialect, timeout, family,
-                        rules == null ? family.lexicalRules() : rules,
-                        namespace == null ? TableNamespace.UNKNOWN : namespace, Set.copyOf(c.getAllowedFunctions())));
-                if (rules == null || rules == family.lexicalRules()) {
-                    LOG.info("Connection '{}' uses dialect '{}'", name, c.getDialect());
-                } else {
-                    LOG.info("Connection '{}' uses dialect '{}' (SQL family {}, its own lexical rules '{}')", name,
-                            c.getDialect(), family.name().toLowerCase(java.util.Locale.ROOT), rules.name());
-                }
+                out.put(e.getKey(), connect(registry, e.getKey(), e.getValue(), serverTimeout, maxRows, home));
             }
         } catch (RuntimeException e) {
             out.values().forEach(c -> c.dialect().close());
             throw e;
         }
-        return new ConnectionRegistry(out);
+        return new ConnectionRegistry(out, registry, serverTimeout, maxRows, home);
+    }
+
+    private static Connection connect(DialectRegistry registry, String name, ConnectionConfig c,
+            Duration serverTimeout, long maxRows, Path home) {
+        if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,99}")) {
+            throw new IllegalStateException("connections." + name + ": a connection name is 1-100 letters,"
+                    + " digits, '.', '_' or '-', starting with a letter or digit");
+        }
+        DialectFactory factory = registry.require(c.getDialect(), name);
+        Duration timeout = c.getQueryTimeout() == null ? serverTimeout
+                : Duration.ofMillis(Math.min(serverTimeout.toMillis(), c.getQueryTimeout().toMilliseconds()));
+        DialectContext context = new DialectContext(name, c.getUrl(), Optional.ofNullable(c.getUser()),
+                Optional.ofNullable(c.getPassword()), timeout, maxRows, c.getPoolSize(), home);
+        Dialect dialect;
+        try {
+            dialect = factory.create(context, Map.copyOf(c.getProperties()));
+        } catch (IllegalArgumentException ex) {
+            throw new IllegalStateException("connections." + name + ".properties: " + ex.getMessage(), ex);
+        }
+        TableNamespace namespace = dialect.defaultNamespace();
+        SqlDialectFamily family = SqlDialectFamily.of(dialect.sqlFamily());
+        LexicalRules rules = dialect.lexicalRules();
+        if (rules == null || rules == family.lexicalRules()) {
+            LOG.info("Connection '{}' uses dialect '{}'", name, c.getDialect());
+        } else {
+            LOG.info("Connection '{}' uses dialect '{}' (SQL family {}, its own lexical rules '{}')", name,
+                    c.getDialect(), family.name().toLowerCase(java.util.Locale.ROOT), rules.name());
+        }
+        return new Connection(name, c.getDialect(), dialect, timeout, family,
+                rules == null ? family.lexicalRules() : rules,
+                namespace == null ? TableNamespace.UNKNOWN : namespace, Set.copyOf(c.getAllowedFunctions()));
+    }
+
+    /**
+     * Adds a connection while the server runs (the example APIs' own database), as the YAML would declare it;
+     * closed at shutdown like the others. Refused when the name is taken.
+     */
+    public synchronized Connection add(String name, ConnectionConfig config) {
+        if (connections.containsKey(name)) {
+            throw new IllegalStateException("connection '" + name + "' exists already");
+        }
+        Connection c = connect(registry, name, config, serverTimeout, maxRows, home);
+        Map<String, Connection> next = new LinkedHashMap<>(connections);
+        next.put(name, c);
+        connections = Collections.unmodifiableMap(next);
+        return c;
+    }
+
+    /** Removes and closes a connection {@link #add added} while the server runs; nothing when it is not there. */
+    public synchronized void remove(String name) {
+        Connection c = connections.get(name);
+        if (c != null) {
+            Map<String, Connection> next = new LinkedHashMap<>(connections);
+            next.remove(name);
+            connections = Collections.unmodifiableMap(next);
+            c.dialect().close();
+        }
     }
 
     /**

@@ -75,7 +75,7 @@ public final class SqlGuard {
     /** The deepest parenthesis nesting accepted. */
     public static final int MAX_DEPTH = 100;
 
-    private static final ExecutorService PARSER_THREADS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60,
+    static final ExecutorService PARSER_THREADS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60,
             TimeUnit.SECONDS, new SynchronousQueue<>(), new ParserThreads());
 
     /** Daemon threads with a large stack: the parser is recursive-descent and deep expressions need room. */

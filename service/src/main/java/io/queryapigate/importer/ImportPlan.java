@@ -29,13 +29,16 @@ final class ImportPlan {
         BLOCKED
     }
 
-    /** One version of a saved query as it will be stored here ({@code parameters}: our rules' JSON). */
+    /**
+     * One version of a saved query as it will be stored here: {@code parameters} our rules' JSON, {@code tags} a JSON
+     * array and {@code details} a JSON object (or null), {@code uuid} the original's.
+     */
     record VersionDef(int version, String sql, String parameters, String connection, String description,
-            String author, int cacheTtl, long createdAt) {}
+            String author, int cacheTtl, long createdAt, String uuid, String tags, String details) {}
 
     /** A saved query: {@code source} is its name in the original, {@code name} its name here. */
-    record QueryItem(String source, String name, Action action, String reason, List<VersionDef> versions,
-            Integer published, List<String> notes) {
+    record QueryItem(String source, String name, Action action, String reason, String collection,
+            List<VersionDef> versions, Integer published, List<String> notes) {
 
         boolean here() {
             return action == Action.CREATE || action == Action.UNCHANGED;

@@ -1,15 +1,16 @@
 package io.queryapigate.importer;
 
 import io.queryapigate.keys.KeyFields;
+import io.queryapigate.queries.SavedQueries;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Names as this gateway spells them. The original also allows spaces and any script's letters in query and
- * connection names ({@code [\w .-]}); here such a name is 1-100 ASCII letters, digits, {@code .}, {@code _} or
- * {@code -}, starting with a letter or digit: anything else becomes {@code _}. Key names are the original's, but for
- * the ones this gateway keeps for itself.
+ * Names as this gateway spells them. The original allows spaces and any script's letters in names ({@code [\w .-]}).
+ * Key names are the original's, but for the ones this gateway keeps for itself; saved-query names too, but for
+ * letters outside ASCII; a connection name here is 1-100 ASCII letters, digits, {@code .}, {@code _} or {@code -},
+ * starting with a letter or digit. A character a name cannot have becomes {@code _}.
  */
 final class Names {
     static final Pattern VALID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
@@ -30,6 +31,11 @@ final class Names {
                 || cp == '_' || cp == '-') ? (char) cp : '_'));
         String s = b.length() == 0 || !Character.isLetterOrDigit(b.charAt(0)) ? "x" + b : b.toString();
         return s.length() > 100 ? s.substring(0, 100) : s;
+    }
+
+    /** A saved query's name here: the original's when this gateway accepts it ({@link SavedQueries#NAME}). */
+    static String validQuery(String name) {
+        return SavedQueries.NAME.matcher(name).matches() ? name : valid(name);
     }
 
     /** A key name here: the original's when this gateway accepts it ({@link KeyFields#name}), else made valid. */

@@ -3,8 +3,9 @@ package io.queryapigate.importer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.auth.Grants;
-import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.importer.ImportPlan.Action;
 import io.queryapigate.importer.ImportPlan.KeyItem;
@@ -15,8 +16,9 @@ import io.queryapigate.importer.PythonStore.PyKey;
 import io.queryapigate.importer.PythonStore.PyQuery;
 import io.queryapigate.importer.PythonStore.PyRun;
 import io.queryapigate.importer.PythonStore.PyVersion;
+import io.queryapigate.queries.Definition;
+import io.queryapigate.queries.Definitions;
 import io.queryapigate.queries.SavedQueries;
-import io.queryapigate.sql.SqlText;
 import io.queryapigate.store.ApiKeyDao;
 import io.queryapigate.store.ApiKeyRow;
 import io.queryapigate.store.HistoryDao;
@@ -39,9 +41,11 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
@@ -55,6 +59,7 @@ import java.util.regex.Pattern;
  */
 public final class PythonImporter {
     private static final Pattern BRACE_PLACEHOLDER = Pattern.compile("\\{(\\w+)}");
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final int MAX_CACHE_TTL = 86_400;
     private static final String IMPORTED_KEY_PREFIX = "sk_";
 
@@ -74,8 +79,7 @@ public final class PythonImporter {
     public record Result(int queries, int versions, int keys, int runs) {}
 
     private final Store store;
-    private final SavedQueries validator;
-    private final ConnectionRegistry connections;
+    private final Definitions definitions;
     private final ObjectMapper mapper;
     private final Clock clock;
     private final String adminKeyHash;
@@ -83,14 +87,13 @@ public final class PythonImporter {
     private final int historyPerVersion;
 
     /**
-     * @param validator validates each version as saving it here would (its connection, the SQL guard, the rules)
+     * @param definitions checks each version as saving it here would (the SQL guard, the rules, its connection)
      * @param adminKeyHash the SHA-256 of this gateway's administrator key: a key with that secret is not imported
      */
-    public PythonImporter(Store store, SavedQueries validator, ConnectionRegistry connections, ObjectMapper mapper,
-            Clock clock, String adminKeyHash, boolean maskingKey, int historyPerVersion) {
+    public PythonImporter(Store store, Definitions definitions, ObjectMapper mapper, Clock clock, String adminKeyHash,
+            boolean maskingKey, int historyPerVersion) {
         this.store = store;
-        this.validator = validator;
-        this.connections = connections;
+        this.definitions = definitions;
         this.mapper = mapper;
         this.clock = clock;
         this.adminKeyHash = adminKeyHash;
@@ -176,7 +179,7 @@ public final class PythonImporter {
     // Saved queries
 
     private QueryItem convert(PyQuery q, Map<String, String> connectionNames) {
-        String name = Names.valid(q.name());
+        String name = Names.validQuery(q.name());
         Set<String> notes = new LinkedHashSet<>();
         if (!name.equals(q.name())) {
             notes.add("named '" + name + "' here: callers of /q/" + q.name() + " must use /q/" + name);
@@ -184,8 +187,16 @@ public final class PythonImporter {
         if (q.versions().isEmpty()) {
             return blocked(q.name(), name, "it has no versions", notes);
         }
+        String collection = null;
+        if (q.collection() != null) {
+            try {
+                collection = SavedQueries.checkCollection(F.textNode(q.collection()));
+            } catch (ApiException e) {
+                notes.add("its collection '" + q.collection() + "' is not a valid collection name (the original"
+                        + " reads it as none): none here");
+            }
+        }
         List<VersionDef> versions = new ArrayList<>();
-        Set<String> tags = new LinkedHashSet<>();
         for (PyVersion v : q.versions()) {
             JsonNode f = v.fields();
             String at = "version " + v.version() + ": ";
@@ -210,12 +221,7 @@ public final class PythonImporter {
                         + " here every version has its connection", notes);
             }
             String connection = connectionNames.getOrDefault(original, Names.valid(original));
-            Optional<ConnectionRegistry.Connection> target = connections.get(connection);
-            if (target.isEmpty()) {
-                return blocked(q.name(), name, at + "its connection '" + connection + "' is not configured here: add"
-                        + " it (see the connections fragment) and import again", notes);
-            }
-            Set<String> markers = SqlText.parse(sql, target.get().lexicalRules()).markerNames();
+            Set<String> markers = definitions.sqlText(sql, connection).markerNames();
             PythonParameters.Converted params = PythonParameters.convert(f.get("query_parameters"), markers);
             params.notes().forEach(n -> notes.add(at + n));
             if (params.blocker() != null) {
@@ -226,33 +232,43 @@ public final class PythonImporter {
                 notes.add(at + "cache_ttl " + ttl + " s lowered to " + MAX_CACHE_TTL + " s, the longest here");
                 ttl = MAX_CACHE_TTL;
             }
-            String description = f.hasNonNull("description") ? f.get("description").asText() : null;
-            SavedQueries.Definition d;
+            if (f.hasNonNull("agent_writes")) {
+                notes.add(at + "agent_writes dropped (writes by AI agents over MCP; this gateway has no MCP server)");
+            }
+            ObjectNode body = F.objectNode();
+            body.put("sql", sql);
+            body.set("parameters", params.rules());
+            body.put("connection_name", connection);
+            body.set("description", f.get("description"));
+            body.put("author", author(f));
+            body.set("tags", f.get("tags"));
+            body.put("cache_ttl", ttl);
+            body.set("columns", f.get("column_descriptions"));
+            body.set("mcp", f.get("mcp"));
+            Definition d;
             try {
-                d = validator.validate(sql, params.rules(), connection, description, ttl);
+                d = definitions.draft(body);
             } catch (ApiException e) {
                 return blocked(q.name(), name, at + e.getMessage()
                         + (e.errors().isEmpty() ? "" : " " + e.errors()), notes);
             }
-            if (f.path("tags").isArray()) {
-                f.get("tags").forEach(t -> tags.add(t.asText()));
-            } else if (f.path("tags").isTextual() && !f.get("tags").asText().isBlank()) {
-                tags.add(f.get("tags").asText());
+            if (!d.runnable()) {
+                String problem = d.problems().get(0).getMessage();
+                if (q.published() != null && v.version() == q.published()) {
+                    return blocked(q.name(), name, at + "it is the published version, and " + problem + " Add the"
+                            + " connection (see the connections fragment) and import again.", notes);
+                }
+                notes.add(at + problem + " It cannot run here until that is fixed.");
             }
-            versions.add(new VersionDef(v.version(), d.sql(), json(d.parameters()), connection, d.description(),
-                    author(f), d.cacheTtl(),
-                    v.createdAt() == null ? clock.millis() : v.createdAt()));
-        }
-        if (!tags.isEmpty()) {
-            notes.add("not yet imported: its tags (" + String.join(", ", tags) + ")");
-        }
-        if (q.collection() != null) {
-            notes.add("not yet imported: its collection '" + q.collection() + "' (keys granted the collection get"
-                    + " the query by name)");
+            versions.add(new VersionDef(v.version(), d.sql(), json(d.parameters()), d.connection(), d.description(),
+                    d.author(), d.cacheTtl(), v.createdAt() == null ? clock.millis() : v.createdAt(), v.uuid(),
+                    d.tags().isEmpty() ? null : json(d.tags()),
+                    d.details() == null || d.details().isEmpty() ? null : d.details().toString()));
         }
         Integer published = q.published() != null
                 && versions.stream().anyMatch(v -> v.version() == q.published()) ? q.published() : null;
-        return new QueryItem(q.name(), name, Action.CREATE, null, versions, published, List.copyOf(notes));
+        return new QueryItem(q.name(), name, Action.CREATE, null, collection, versions, published,
+                List.copyOf(notes));
     }
 
     /** The version's author, at most 100 characters as this store keeps it. */
@@ -262,7 +278,7 @@ public final class PythonImporter {
     }
 
     private static QueryItem blocked(String source, String name, String reason, Set<String> notes) {
-        return new QueryItem(source, name, Action.BLOCKED, reason, List.of(), null, List.copyOf(notes));
+        return new QueryItem(source, name, Action.BLOCKED, reason, null, List.of(), null, List.copyOf(notes));
     }
 
     /** Decides what happens to a converted query given what this store holds under its name. */
@@ -281,12 +297,12 @@ public final class PythonImporter {
                         notes.add(0, "named '" + name + "' here: '" + q.name() + "' is taken by another query");
                     }
                     return new QueryItem(q.source(), name, difference == null ? Action.CREATE : Action.UNCHANGED,
-                            null, q.versions(), q.published(), notes);
+                            null, q.collection(), q.versions(), q.published(), notes);
                 }
                 if (n == 1 && onConflict != OnConflict.RENAME) {
                     return new QueryItem(q.source(), name, onConflict == OnConflict.SKIP ? Action.SKIP
-                            : Action.CONFLICT, "exists here with other content: " + difference, q.versions(),
-                            q.published(), q.notes());
+                            : Action.CONFLICT, "exists here with other content: " + difference, q.collection(),
+                            q.versions(), q.published(), q.notes());
                 }
             }
             name = Names.renamed(q.name(), n);
@@ -310,16 +326,22 @@ public final class PythonImporter {
                     : !h.sqlText().equals(v.sql()) ? "SQL"
                     : !tree(h.parameters()).equals(tree(v.parameters())) ? "parameters"
                     : !h.connectionName().equals(v.connection()) ? "connection"
-                    : !java.util.Objects.equals(h.description(), v.description()) ? "description"
-                    : !java.util.Objects.equals(h.author(), v.author()) ? "author"
-                    : h.cacheTtl() != v.cacheTtl() ? "cache_ttl" : null;
+                    : !Objects.equals(h.description(), v.description()) ? "description"
+                    : !Objects.equals(h.author(), v.author()) ? "author"
+                    : h.cacheTtl() != v.cacheTtl() ? "cache_ttl"
+                    : !Objects.equals(tree(h.tags()), tree(v.tags())) ? "tags"
+                    : !Objects.equals(tree(h.details()), tree(v.details())) ? "columns or mcp" : null;
             if (what != null) {
                 return "version " + v.version() + "'s " + what + " differs";
             }
         }
-        if (!java.util.Objects.equals(existing.get().publishedVersion(), q.published())) {
+        if (!Objects.equals(existing.get().publishedVersion(), q.published())) {
             return "it publishes version " + existing.get().publishedVersion() + " here, " + q.published()
                     + " in the original";
+        }
+        if (!Objects.equals(existing.get().collection(), q.collection())) {
+            return "it is filed under " + (existing.get().collection() == null ? "no collection"
+                    : "'" + existing.get().collection() + "'") + " here";
         }
         return "";
     }
@@ -482,10 +504,11 @@ public final class PythonImporter {
             Map<String, Long> queryIds = new LinkedHashMap<>();
             for (QueryItem q : plan.queries()) {
                 if (q.action() == Action.CREATE) {
-                    long id = queryDao.insertQuery(q.name(), q.versions().get(0).createdAt());
+                    long id = queryDao.insertQuery(q.name(), q.versions().get(0).createdAt(), q.collection());
                     for (VersionDef v : q.versions()) {
                         queryDao.insertVersion(new QueryVersionRow(id, v.version(), v.sql(), v.parameters(),
-                                v.connection(), v.description(), v.author(), v.cacheTtl(), v.createdAt()));
+                                v.connection(), v.description(), v.author(), v.cacheTtl(), v.createdAt(),
+                                v.uuid() == null ? UUID.randomUUID().toString() : v.uuid(), v.tags(), v.details()));
                         versions++;
                     }
                     if (q.published() != null) {
@@ -522,10 +545,13 @@ public final class PythonImporter {
             for (PyRun r : plan.runs()) {
                 JsonNode e = r.entry();
                 String code = "error".equals(e.path("status").asText()) ? e.path("code").asText("query_failed") : null;
+                String connection = e.hasNonNull("connection_name") ? plan.connections().names()
+                        .getOrDefault(e.get("connection_name").asText(), Names.valid(e.get("connection_name").asText()))
+                        : null;
                 historyDao.insertRun(new RunRow(0, queryIds.get(r.query()), r.version(), r.at(), requestId(r),
-                        keyIds.getOrDefault(e.path("key_name").asText(""), -1L), status(e),
+                        keyIds.getOrDefault(e.path("key_name").asText(""), -1L), connection, status(e),
                         e.path("rows").asLong(0), Math.round(e.path("duration_ms").asDouble(0) * 1000),
-                        code == null || code.length() <= 40 ? code : code.substring(0, 40)));
+                        code == null || code.length() <= 40 ? code : code.substring(0, 40), null));
             }
             return new Result(created, versions, keysCreated, plan.runs().size());
         });
@@ -547,7 +573,11 @@ public final class PythonImporter {
         }
     }
 
+    /** The JSON text as a tree, for comparing by value; null for null. */
     private JsonNode tree(String json) {
+        if (json == null) {
+            return null;
+        }
         try {
             return mapper.readTree(json);
         } catch (IOException e) {

@@ -40,7 +40,7 @@ public final class PythonStore {
     public record PyConnection(String name, String db, boolean active, JsonNode details) {}
 
     /** One version of a saved query: {@code fields} is the stored {@code fields_json} (sql_query, parameters...). */
-    public record PyVersion(int version, Long createdAt, JsonNode fields) {}
+    public record PyVersion(int version, String uuid, Long createdAt, JsonNode fields) {}
 
     /** A saved query with its versions, oldest first; {@code published} is null when nothing is published. */
     public record PyQuery(String name, String collection, Integer published, List<PyVersion> versions) {}
@@ -172,13 +172,14 @@ public final class PythonStore {
 
     private static List<PyQuery> queries(Connection c, String workspace, ZoneId zone) throws SQLException {
         Map<String, List<PyVersion>> versions = new TreeMap<>();
-        try (PreparedStatement s = c.prepareStatement("SELECT query_name, version, created_at, fields_json"
+        try (PreparedStatement s = c.prepareStatement("SELECT query_name, version, uuid, created_at, fields_json"
                 + " FROM saved_query_versions WHERE workspace = ? ORDER BY query_name, version")) {
             s.setString(1, workspace);
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
                     versions.computeIfAbsent(r.getString(1), k -> new ArrayList<>())
-                            .add(new PyVersion(r.getInt(2), time(r.getString(3), zone), json(r.getString(4))));
+                            .add(new PyVersion(r.getInt(2), r.getString(3), time(r.getString(4), zone),
+                                    json(r.getString(5))));
                 }
             }
         }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.queryapigate.auth.Grants;
 import io.queryapigate.auth.KeyHasher;
 import io.queryapigate.errors.ApiException;
-import io.queryapigate.http.Times;
+import io.queryapigate.http.ServerTime;
 import io.queryapigate.limits.Quotas;
 import io.queryapigate.store.ApiKeyDao;
 import io.queryapigate.store.ApiKeyRow;
@@ -125,7 +125,7 @@ public final class ApiKeys {
             ApiKeyRow row = find(name);
             long now = clock.millis();
             if (row.previousWorks(now)) {
-                String until = Times.local(row.previousExpiresAt());
+                String until = ServerTime.format(row.previousExpiresAt());
                 throw new ApiException(409, "key_rotation_pending", "The secret this key had before its last rotation"
                         + " works until " + until + " - end that first (DELETE .../previous), or wait for it")
                         .with("previous_expires_at", until);

@@ -6,7 +6,7 @@ import io.dropwizard.lifecycle.Managed;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.Quota;
 import io.queryapigate.errors.ApiException;
-import io.queryapigate.http.Times;
+import io.queryapigate.http.ServerTime;
 import io.queryapigate.store.UsageDao;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
@@ -71,11 +71,11 @@ public final class Quotas implements Managed {
     /** One period of a quota: its store key ({@code day:2026-12-01}, {@code month:2026-12}), start and reset. */
     public record Period(String key, ZonedDateTime start, ZonedDateTime resets) {
         public String startText() {
-            return Times.local(start);
+            return ServerTime.format(start);
         }
 
         public String resetsText() {
-            return Times.local(resets);
+            return ServerTime.format(resets);
         }
     }
 

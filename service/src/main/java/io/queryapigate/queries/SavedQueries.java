@@ -1,15 +1,13 @@
 package io.queryapigate.queries;
 
-import io.queryapigate.store.MetadataCache;
-import io.queryapigate.sql.SqlText;
-import io.queryapigate.sql.SqlShape;
-import io.queryapigate.params.ParamRules;
-import io.queryapigate.guard.Guarding;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.queryapigate.dialect.ConnectionRegistry;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.events.EventLog;
+import io.queryapigate.store.ExampleDao;
 import io.queryapigate.store.HistoryDao;
+import io.queryapigate.store.MetadataCache;
 import io.queryapigate.store.QueryDao;
 import io.queryapigate.store.QueryVersionRow;
 import io.queryapigate.store.SavedQueryRow;
@@ -19,77 +17,84 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.regex.Pattern;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
-/** Saving, versioning and publishing saved queries. Versions are immutable once saved. */
+/**
+ * Saving, versioning, publishing and filing saved queries. A version's SQL, parameters and connection never change;
+ * its cache TTL and MCP flag may. A draft may be saved that cannot run yet ({@link Definition#problems()}), but no
+ * such version is published. Every change tells the metadata cache, and moves the query's {@code updated_at}
+ * forward, so the call path prepares its versions again.
+ */
 public final class SavedQueries {
-    public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+    /** A query name, as the Python original allows: letters, digits, spaces, '.', '_', '-'; not starting with '.'. */
+    public static final Pattern NAME = Pattern.compile("(?!\\.)[A-Za-z0-9_ .-]{1,100}");
+    /** A collection name: lower case, as the original allows. */
+    public static final Pattern COLLECTION = Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");
 
     private final Store store;
     private final MetadataCache cache;
-    private final Guarding guarding;
-    private final ConnectionRegistry connections;
+    private final Definitions definitions;
+    private final EventLog events;
     private final ObjectMapper mapper;
     private final Clock clock;
-    private final long maxSqlLength;
 
-    public SavedQueries(Store store, MetadataCache cache, Guarding guarding, ConnectionRegistry connections,
-            ObjectMapper mapper, Clock clock, long maxSqlLength) {
+    public SavedQueries(Store store, MetadataCache cache, Definitions definitions, EventLog events,
+            ObjectMapper mapper, Clock clock) {
         this.store = store;
         this.cache = cache;
-        this.guarding = guarding;
-        this.connections = connections;
+        this.definitions = definitions;
+        this.events = events;
         this.mapper = mapper;
         this.clock = clock;
-        this.maxSqlLength = maxSqlLength;
     }
 
-    /** What a new version consists of, validated. */
-    public record Definition(String sql, JsonNode parameters, String connection, String description, int cacheTtl) {}
-
-    /** Validates a definition: one read statement, a known connection, rules matching the SQL's markers. */
-    public Definition validate(String sql, JsonNode parameters, String connection, String description,
-            Integer cacheTtl) {
-        if (sql == null || sql.isBlank()) {
-            throw ApiException.badRequest("sql_required", "sql is required.");
-        }
-        if (connection == null || connection.isBlank()) {
-            throw ApiException.badRequest("connection_required", "connection_name is required.");
-        }
-        ConnectionRegistry.Connection target = connections.get(connection).orElseThrow(() ->
-                ApiException.badRequest("connection_not_found", "No connection named '" + connection + "'."));
-        if (cacheTtl != null && (cacheTtl < 0 || cacheTtl > 86_400)) {
-            throw ApiException.badRequest("invalid_cache_ttl", "cache_ttl must be between 0 and 86400 seconds.");
-        }
-        SqlText text = SqlText.parse(sql, target.lexicalRules());
-        SqlShape.checkShape(text, maxSqlLength);
-        guarding.checkForSaving(target, text.jdbcSql());
-        ParamRules rules = ParamRules.parse(parameters);
-        rules.checkAgainst(text.markerNames());
-        return new Definition(sql.strip(), rules.toJson(), connection, description, cacheTtl == null ? 0 : cacheTtl);
+    public Definitions definitions() {
+        return definitions;
     }
 
-    /** Creates a query with version 1; published at once when {@code publish}. */
-    public int create(String name, Definition d, String author, boolean publish) {
+    /**
+     * A new query from a request body: name, collection and version 1, published when the body says so (and then
+     * only when it can run). Returns the version's definition (its warnings, when saved as a draft that cannot run).
+     */
+    public Definition create(JsonNode body, String caller) {
+        ObjectNode o = Definitions.object(body);
+        String name = o.path("name").isTextual() ? o.get("name").textValue() : null;
+        checkName(name);
+        if (store.queries().findByName(name).isPresent()) {
+            throw exists(name);
+        }
+        boolean publish = publishFlag(o);
+        Definition d = definitions.check(definitions.read(o, Definitions.QUERY_FIELDS, caller, null));
+        String collection = o.hasNonNull("collection") ? checkCollection(o.get("collection")) : null;
+        if (publish) {
+            d.requireRunnable();
+        }
+        create(name, d, collection, publish);
+        return d;
+    }
+
+    /** Creates a query with version 1 (the seed queries, the examples and {@link #create(JsonNode, String)}). */
+    public void create(String name, Definition d, String collection, boolean publish) {
         checkName(name);
         long now = clock.millis();
         try {
-            return store.jdbi().inTransaction(h -> {
+            store.jdbi().useTransaction(h -> {
                 QueryDao dao = h.attach(QueryDao.class);
                 if (dao.findByName(name).isPresent()) {
-                    throw new ApiException(409, "query_exists", "A query named '" + name + "' already exists.");
+                    throw exists(name);
                 }
-                long id = dao.insertQuery(name, now);
-                dao.insertVersion(row(id, 1, d, author, now));
+                long id = dao.insertQuery(name, now, collection);
+                dao.insertVersion(row(id, 1, d, now));
                 if (publish) {
                     dao.publish(id, 1, now);
                 }
-                return 1;
             });
         } catch (UnableToExecuteStatementException e) {
             if (store.queries().findByName(name).isPresent()) {
-                throw new ApiException(409, "query_exists", "A query named '" + name + "' already exists.");
+                throw exists(name);
             }
             throw e;
         } finally {
@@ -97,55 +102,96 @@ public final class SavedQueries {
         }
     }
 
-    /** Adds the next version; published at once when {@code publish}. */
-    public int addVersion(String name, Definition d, String author, boolean publish) {
+    /**
+     * The next version from a request body; its connection defaults to the latest version's. Published when the
+     * body says so (and then only when it can run).
+     *
+     * @return the version's number and definition
+     */
+    public Map.Entry<Integer, Definition> addVersion(String name, JsonNode body, String caller) {
+        ObjectNode o = Definitions.object(body);
+        SavedQueryRow q = get(name);
+        if (o.has("name") || o.has("collection")) {
+            throw new ApiException(400, "invalid_body", "A new version can't change the query's name or collection"
+                    + " - PATCH the query for its collection");
+        }
+        boolean publish = publishFlag(o);
+        List<QueryVersionRow> versions = versions(q.id());
+        String latest = versions.isEmpty() ? null : versions.get(versions.size() - 1).connectionName();
+        Definition d = definitions.check(definitions.read(o, Definitions.VERSION_FIELDS, caller, latest));
+        if (publish) {
+            d.requireRunnable();
+        }
         try {
-            long now = clock.millis();
-            return store.jdbi().inTransaction(h -> {
+            int version = store.jdbi().inTransaction(h -> {
                 QueryDao dao = h.attach(QueryDao.class);
-                SavedQueryRow q = dao.findByName(name).orElseThrow(() -> notFound(name));
-                int next = dao.maxVersion(q.id()) + 1;
-                dao.insertVersion(row(q.id(), next, d, author, now));
-                if (publish) {
-                    dao.publish(q.id(), next, now);
-                }
+                SavedQueryRow current = dao.findByName(name).orElseThrow(() -> notFound(name));
+                int next = dao.maxVersion(current.id()) + 1;
+                long now = next(current);
+                dao.insertVersion(row(current.id(), next, d, now));
+                dao.publish(current.id(), publish ? Integer.valueOf(next) : current.publishedVersion(), now);
                 return next;
             });
+            return Map.entry(version, d);
         } finally {
             cache.invalidateQuery(name);
         }
     }
 
-    public void publish(String name, int version) {
-        try {
-            long now = clock.millis();
-            store.jdbi().useTransaction(h -> {
-                QueryDao dao = h.attach(QueryDao.class);
-                SavedQueryRow q = dao.findByName(name).orElseThrow(() -> notFound(name));
-                if (dao.findVersion(q.id(), version).isEmpty()) {
-                    throw ApiException.notFound("version_not_found", "The query '" + name + "' has no version "
-                            + version + ".");
-                }
-                dao.publish(q.id(), version, now);
-            });
-        } finally {
-            cache.invalidateQuery(name);
+    /** Serves {@code version} (publishing a draft or rolling back), once it is checked to run as it is now. */
+    public void publish(String name, JsonNode body) {
+        SavedQueryRow q = get(name);
+        JsonNode v = Definitions.object(body).get("version");
+        if (v == null || !v.isIntegralNumber() || !v.canConvertToInt()) {
+            throw new ApiException(400, "invalid_body", "version must be an integer");
         }
+        int version = v.intValue();
+        QueryVersionRow row = version(q, version);
+        Definitions.Input in = new Definitions.Input(row.sqlText(), parameters(row), row.connectionName(),
+                row.description(), row.author(), row.cacheTtl(), List.of(), null);
+        definitions.check(in).requireRunnable();
+        change(name, (dao, current, now) -> dao.publish(current.id(), version, now));
     }
 
     public void unpublish(String name) {
-        try {
-            long now = clock.millis();
-            store.jdbi().useTransaction(h -> {
-                QueryDao dao = h.attach(QueryDao.class);
-                SavedQueryRow q = dao.findByName(name).orElseThrow(() -> notFound(name));
-                dao.publish(q.id(), null, now);
-            });
-        } finally {
-            cache.invalidateQuery(name);
-        }
+        change(name, (dao, current, now) -> dao.publish(current.id(), null, now));
     }
 
+    /** Files the query under a collection, or under none ({@code null}). */
+    public void setCollection(String name, JsonNode collection) {
+        String to = collection == null || collection.isNull() ? null : checkCollection(collection);
+        change(name, (dao, current, now) -> dao.setCollection(current.id(), to, now));
+    }
+
+    /** A version's cache TTL and MCP flag, the two things that change in place; either may be absent (null). */
+    public void patchVersion(String name, int version, JsonNode cacheTtl, JsonNode mcp) {
+        SavedQueryRow q = get(name);
+        QueryVersionRow row = version(q, version);
+        Integer ttl = cacheTtl == null ? null : Definitions.cacheTtl(cacheTtl);
+        ObjectNode details = details(row);
+        if (mcp != null) {
+            if (!mcp.isBoolean()) {
+                throw new ApiException(400, "invalid_body", "mcp must be true or false");
+            }
+            if (mcp.booleanValue()) {
+                details.remove("mcp");
+            } else {
+                details.put("mcp", false);
+            }
+        }
+        String detailsJson = details.isEmpty() ? null : details.toString();
+        change(name, (dao, current, now) -> {
+            if (ttl != null) {
+                dao.setCacheTtl(current.id(), version, ttl);
+            }
+            if (mcp != null) {
+                dao.setDetails(current.id(), version, detailsJson);
+            }
+            dao.publish(current.id(), current.publishedVersion(), now);
+        });
+    }
+
+    /** Deletes the query with its versions and run history. */
     public void delete(String name) {
         try {
             store.jdbi().useTransaction(h -> {
@@ -160,6 +206,45 @@ public final class SavedQueries {
         }
     }
 
+    /**
+     * Deletes one version and its runs; the query goes with its last version. Deleting the published version serves
+     * the newest older one, or nothing. Returns whether the query still exists.
+     */
+    public boolean deleteVersion(String name, int version) {
+        try {
+            return store.jdbi().inTransaction(h -> {
+                QueryDao dao = h.attach(QueryDao.class);
+                SavedQueryRow q = dao.findByName(name).orElseThrow(() -> notFound(name));
+                if (dao.findVersion(q.id(), version).isEmpty()) {
+                    throw versionNotFound(version);
+                }
+                HistoryDao history = h.attach(HistoryDao.class);
+                history.deleteForVersion(q.id(), version);
+                dao.deleteVersion(q.id(), version);
+                if (dao.maxVersion(q.id()) == 0) {
+                    history.deleteForQuery(q.id());
+                    dao.deleteQuery(q.id());
+                    return false;
+                }
+                long now = next(q);
+                dao.fallBackFrom(q.id(), version, now);
+                dao.publish(q.id(), dao.findByName(name).orElseThrow().publishedVersion(), now);
+                return true;
+            });
+        } finally {
+            cache.invalidateQuery(name);
+        }
+    }
+
+    /** Re-files every query of collection {@code from} under {@code to}; returns the names moved. */
+    public List<String> moveCollection(String from, String to) {
+        List<String> moved = list().stream().filter(q -> from.equals(q.collection())).map(SavedQueryRow::name)
+                .toList();
+        store.jdbi().useTransaction(h -> h.attach(QueryDao.class).moveCollection(from, to, clock.millis()));
+        moved.forEach(cache::invalidateQuery);
+        return moved;
+    }
+
     public SavedQueryRow get(String name) {
         return store.queries().findByName(name).orElseThrow(() -> notFound(name));
     }
@@ -168,35 +253,140 @@ public final class SavedQueries {
         return store.queries().versions(queryId);
     }
 
+    /** A version of the query, or 404 {@code version_not_found}. */
+    public QueryVersionRow version(SavedQueryRow q, int version) {
+        return store.queries().findVersion(q.id(), version).orElseThrow(() -> versionNotFound(version));
+    }
+
     public List<SavedQueryRow> list() {
         return store.queries().list();
     }
 
-    public JsonNode parametersOf(QueryVersionRow row) {
+    /** Every version of every query, by query id, oldest version first. */
+    public Map<Long, List<QueryVersionRow>> allVersions() {
+        Map<Long, List<QueryVersionRow>> out = new java.util.LinkedHashMap<>();
+        for (QueryVersionRow v : store.queries().allVersions()) {
+            out.computeIfAbsent(v.queryId(), k -> new java.util.ArrayList<>()).add(v);
+        }
+        return out;
+    }
+
+    /** When each query last ran (its run history, the runs still queued included), by query id. */
+    public Map<Long, Long> lastRuns() {
+        events.flushAll();
+        return store.history().lastRuns();
+    }
+
+    /** When one query last ran (the runs still queued included), or null. */
+    public Long lastRun(long queryId) {
+        events.flushAll();
+        return store.history().lastRun(queryId);
+    }
+
+    /** How many runs of each version of one query are kept, by version (the runs still queued included). */
+    public Map<Integer, Long> runCounts(long queryId) {
+        events.flushAll();
+        return store.history().runCounts(queryId);
+    }
+
+    /** The names of the queries the examples installed. */
+    public Set<String> exampleNames() {
+        return Set.copyOf(store.examples().names(ExampleDao.QUERY));
+    }
+
+    public JsonNode parameters(QueryVersionRow row) {
+        return json(row.parameters());
+    }
+
+    /** A version's details (columns, mcp) as a new object of its own. */
+    public ObjectNode details(QueryVersionRow row) {
+        JsonNode d = row.details() == null ? null : json(row.details());
+        return d instanceof ObjectNode o ? o.deepCopy() : mapper.createObjectNode();
+    }
+
+    /** A version's tags. */
+    public List<String> tags(QueryVersionRow row) {
+        return row.tags() == null ? List.of() : Definitions.tags(json(row.tags()));
+    }
+
+    private JsonNode json(String text) {
         try {
-            return mapper.readTree(row.parameters());
+            return mapper.readTree(text);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private QueryVersionRow row(long id, int version, Definition d, String author, long now) {
+    /** One change to an existing query, in a transaction, with the time it happens at (after the last change). */
+    private interface Change {
+        void apply(QueryDao dao, SavedQueryRow current, long now);
+    }
+
+    private void change(String name, Change change) {
+        try {
+            store.jdbi().useTransaction(h -> {
+                QueryDao dao = h.attach(QueryDao.class);
+                SavedQueryRow current = dao.findByName(name).orElseThrow(() -> notFound(name));
+                change.apply(dao, current, next(current));
+            });
+        } finally {
+            cache.invalidateQuery(name);
+        }
+    }
+
+    /** Now, or just after the query's last change: {@code updated_at} always moves forward. */
+    private long next(SavedQueryRow current) {
+        return Math.max(clock.millis(), current.updatedAt() + 1);
+    }
+
+    private QueryVersionRow row(long id, int version, Definition d, long now) {
         try {
             return new QueryVersionRow(id, version, d.sql(), mapper.writeValueAsString(d.parameters()),
-                    d.connection(), d.description(), author, d.cacheTtl(), now);
+                    d.connection(), d.description(), d.author(), d.cacheTtl(), now, UUID.randomUUID().toString(),
+                    d.tags().isEmpty() ? null : mapper.writeValueAsString(d.tags()),
+                    d.details() == null || d.details().isEmpty() ? null : d.details().toString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static boolean publishFlag(ObjectNode o) {
+        JsonNode p = o.get("publish");
+        if (p == null || p.isNull()) {
+            return false;
+        }
+        if (!p.isBoolean()) {
+            throw new ApiException(400, "invalid_body", "publish must be true or false");
+        }
+        return p.booleanValue();
     }
 
     static void checkName(String name) {
         if (name == null || !NAME.matcher(name).matches()) {
-            throw new ApiException(400, "invalid_name", "A query name is 1-100 letters, digits, '.', '_' or '-',"
-                    + " starting with a letter or digit.", Map.of("name", "is not a valid query name"));
+            throw new ApiException(400, "invalid_name", "Filename may only contain letters, digits, spaces, '.', '_'"
+                    + " and '-'", Map.of("name", "is not a valid query name"));
         }
     }
 
+    /** A collection name, or 400 {@code invalid_name}. */
+    public static String checkCollection(JsonNode name) {
+        if (name == null || !name.isTextual() || !COLLECTION.matcher(name.textValue()).matches()) {
+            throw new ApiException(400, "invalid_name", "A collection name must be 1-63 characters: lowercase"
+                    + " letters, digits, '.', '_' and '-', starting with a letter or digit");
+        }
+        return name.textValue();
+    }
+
+    private static ApiException exists(String name) {
+        return new ApiException(409, "query_exists", "A saved query named '" + name + "' already exists - add a"
+                + " version to it instead");
+    }
+
     static ApiException notFound(String name) {
-        return ApiException.notFound("query_not_found", "No saved query named '" + name + "'.");
+        return ApiException.notFound("query_not_found", "Saved query '" + name + "' not found");
+    }
+
+    static ApiException versionNotFound(int version) {
+        return ApiException.notFound("version_not_found", "Version " + version + " not found");
     }
 }

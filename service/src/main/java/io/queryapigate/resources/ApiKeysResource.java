@@ -11,7 +11,7 @@ import io.queryapigate.auth.Grants;
 import io.queryapigate.auth.Quota;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.errors.ApiException;
-import io.queryapigate.http.Times;
+import io.queryapigate.http.ServerTime;
 import io.queryapigate.keys.ApiKeys;
 import io.queryapigate.keys.KeyFields;
 import io.queryapigate.limits.Quotas;
@@ -281,13 +281,13 @@ public class ApiKeysResource {
         o.put("expires_at", row.expiresAt());
         o.put("expired", row.expiresAt() != null
                 && LocalDate.parse(row.expiresAt()).isBefore(LocalDate.now(clock.withZone(ZoneOffset.UTC))));
-        o.put("created_at", Times.local(row.createdAt()));
+        o.put("created_at", ServerTime.format(row.createdAt()));
         if (row.revokedAt() != null) {
-            o.put("revoked_at", Times.local(row.revokedAt()));
+            o.put("revoked_at", ServerTime.format(row.revokedAt()));
         }
         o.putNull("created_from_role");
-        o.put("last_used_at", row.lastUsedAt() == null ? null : Times.local(row.lastUsedAt()));
-        o.put("previous_expires_at", row.previousWorks(now) ? Times.local(row.previousExpiresAt()) : null);
+        o.put("last_used_at", row.lastUsedAt() == null ? null : ServerTime.format(row.lastUsedAt()));
+        o.put("previous_expires_at", row.previousWorks(now) ? ServerTime.format(row.previousExpiresAt()) : null);
         o.putNull("previous_last_used_at");
         o.put("example", false);
         KeyUsage u = usage.get(row.id());

@@ -1,21 +1,22 @@
 package io.queryapigate.resources;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
-import io.queryapigate.queries.SavedQueries;
 import io.queryapigate.errors.ApiException;
-import io.queryapigate.events.EventLog;
-import io.queryapigate.store.HistoryDao;
-import io.queryapigate.store.QueryVersionRow;
-import io.queryapigate.store.RunRow;
+import io.queryapigate.history.RunHistory;
+import io.queryapigate.queries.Definition;
+import io.queryapigate.queries.QueryAnalysis;
+import io.queryapigate.queries.QueryViews;
+import io.queryapigate.queries.SavedQueries;
 import io.queryapigate.store.SavedQueryRow;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -23,71 +24,90 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.util.List;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
 
-/** {@code /api/v1/queries}: saved queries, their versions, publishing and run history. Administrators only. */
+/**
+ * {@code /api/v1/queries}: saved queries, their versions, publishing, filing and run history, in the Python
+ * original's shapes. A query's detail carries an {@code ETag}; a change may send {@code If-Match} and gets 412
+ * {@code precondition_failed} when the query changed since. Administrators only.
+ */
 @Path("/api/v1/queries")
 @Produces(MediaType.APPLICATION_JSON)
 public class QueriesResource {
-    private static final Set<String> CREATE_FIELDS = Set.of("name", "sql", "parameters", "connection_name",
-            "description", "cache_ttl", "publish");
-    private static final Set<String> VERSION_FIELDS = Set.of("sql", "parameters", "connection_name", "description",
-            "cache_ttl", "publish");
-    private static final Set<String> PUBLISH_FIELDS = Set.of("version");
-    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final String IF_MATCH = "If-Match";
 
     private final SavedQueries saved;
-    private final HistoryDao history;
-    private final EventLog events;
+    private final QueryViews views;
+    private final QueryAnalysis analysis;
+    private final RunHistory history;
 
-    public QueriesResource(SavedQueries saved, HistoryDao history, EventLog events) {
+    public QueriesResource(SavedQueries saved, QueryViews views, QueryAnalysis analysis, RunHistory history) {
         this.saved = saved;
+        this.views = views;
+        this.analysis = analysis;
         this.history = history;
-        this.events = events;
     }
 
     @GET
-    public ObjectNode list(@Auth Caller caller) {
+    public ObjectNode list(@Auth Caller caller, @QueryParam("collection") String collection,
+            @QueryParam("connection") String connection, @QueryParam("search") String search,
+            @QueryParam("status") String status) {
         Admin.require(caller);
-        ObjectNode out = JSON.objectNode();
-        ArrayNode items = out.putArray("items");
-        for (SavedQueryRow q : saved.list()) {
-            items.add(summary(q));
-        }
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        out.set("items", views.list(collection, connection, search, status));
         return out;
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response create(@Auth Caller caller, JsonNode node) {
+    public Response create(@Auth Caller caller, JsonNode body) {
         Admin.require(caller);
-        Body body = Body.of(node, true, CREATE_FIELDS);
-        String name = body.text("name");
-        if (name == null) {
-            throw Body.fieldError("name", "is required");
-        }
-        SavedQueries.Definition d = saved.validate(body.text("sql"), body.get("parameters"),
-                body.text("connection_name"), body.text("description"), body.integer("cache_ttl"));
-        boolean publish = Boolean.TRUE.equals(body.bool("publish"));
-        saved.create(name, d, caller.name(), publish);
-        return Response.status(201).entity(detail(saved.get(name))).build();
+        Definition d = saved.create(body, caller.name());
+        return detail(body.get("name").textValue(), 201, out -> warnings(out, d));
+    }
+
+    @POST
+    @Path("/validate")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public ObjectNode validate(@Auth Caller caller, JsonNode body) {
+        Admin.require(caller);
+        return analysis.validate(body, caller.name());
     }
 
     @GET
     @Path("/{name}")
-    public ObjectNode get(@Auth Caller caller, @PathParam("name") String name) {
+    public Response get(@Auth Caller caller, @PathParam("name") String name) {
         Admin.require(caller);
-        return detail(saved.get(name));
+        return detail(name, 200, null);
+    }
+
+    /** Query-level fields: only {@code collection} ({@code null} takes it out of any). */
+    @PATCH
+    @Path("/{name}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response update(@Auth Caller caller, @PathParam("name") String name,
+            @HeaderParam(IF_MATCH) String ifMatch, JsonNode body) {
+        Admin.require(caller);
+        checkIfMatch(name, ifMatch);
+        only(body, Set.of("collection"), "Only 'collection' can be changed on a query (unknown: %s) - change"
+                + " anything else by adding a version");
+        if (body.has("collection")) {
+            saved.setCollection(name, body.get("collection"));
+        }
+        return detail(name, 200, null);
     }
 
     @DELETE
     @Path("/{name}")
-    public Response delete(@Auth Caller caller, @PathParam("name") String name) {
+    public Response delete(@Auth Caller caller, @PathParam("name") String name,
+            @HeaderParam(IF_MATCH) String ifMatch) {
         Admin.require(caller);
+        checkIfMatch(name, ifMatch);
         saved.delete(name);
         return Response.noContent().build();
     }
@@ -95,124 +115,135 @@ public class QueriesResource {
     @POST
     @Path("/{name}/versions")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response addVersion(@Auth Caller caller, @PathParam("name") String name, JsonNode node) {
+    public Response addVersion(@Auth Caller caller, @PathParam("name") String name,
+            @HeaderParam(IF_MATCH) String ifMatch, JsonNode body) {
         Admin.require(caller);
-        Body body = Body.of(node, true, VERSION_FIELDS);
-        SavedQueryRow q = saved.get(name);
-        List<QueryVersionRow> versions = saved.versions(q.id());
-        QueryVersionRow latest = versions.get(versions.size() - 1);
-        String connection = body.text("connection_name") != null ? body.text("connection_name")
-                : latest.connectionName();
-        SavedQueries.Definition d = saved.validate(body.text("sql"), body.get("parameters"), connection,
-                body.text("description"), body.integer("cache_ttl"));
-        int version = saved.addVersion(name, d, caller.name(), Boolean.TRUE.equals(body.bool("publish")));
-        return Response.status(201).entity(detail(saved.get(name)).put("created_version", version)).build();
+        checkIfMatch(name, ifMatch);
+        Map.Entry<Integer, Definition> added = saved.addVersion(name, body, caller.name());
+        return detail(name, 201, out -> warnings(out.put("created_version", added.getKey()), added.getValue()));
     }
 
+    @GET
+    @Path("/{name}/versions/{version: [0-9]{1,9}}")
+    public ObjectNode getVersion(@Auth Caller caller, @PathParam("name") String name,
+            @PathParam("version") int version) {
+        Admin.require(caller);
+        SavedQueryRow q = saved.get(name);
+        return views.version(q, saved.version(q, version));
+    }
+
+    @GET
+    @Path("/{name}/versions/{version: [0-9]{1,9}}/flow")
+    public ObjectNode flow(@Auth Caller caller, @PathParam("name") String name, @PathParam("version") int version) {
+        Admin.require(caller);
+        SavedQueryRow q = saved.get(name);
+        return analysis.flow(saved.version(q, version));
+    }
+
+    /** A version's {@code cache_ttl} (null or 0 turns caching off) and {@code mcp}: what changes in place. */
+    @PATCH
+    @Path("/{name}/versions/{version: [0-9]{1,9}}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response updateVersion(@Auth Caller caller, @PathParam("name") String name,
+            @PathParam("version") int version, @HeaderParam(IF_MATCH) String ifMatch, JsonNode body) {
+        Admin.require(caller);
+        checkIfMatch(name, ifMatch);
+        only(body, Set.of("cache_ttl", "mcp"), "Only 'cache_ttl' and 'mcp' can be changed on a version (unknown:"
+                + " %s)");
+        saved.patchVersion(name, version, body.has("cache_ttl") ? body.get("cache_ttl") : null,
+                body.has("mcp") ? body.get("mcp") : null);
+        return detail(name, 200, null);
+    }
+
+    /** 204 when it was the last version (the query is gone with it), else the query. */
+    @DELETE
+    @Path("/{name}/versions/{version: [0-9]{1,9}}")
+    public Response deleteVersion(@Auth Caller caller, @PathParam("name") String name,
+            @PathParam("version") int version, @HeaderParam(IF_MATCH) String ifMatch) {
+        Admin.require(caller);
+        checkIfMatch(name, ifMatch);
+        return saved.deleteVersion(name, version) ? detail(name, 200, null) : Response.noContent().build();
+    }
+
+    /** Serves {@code {"version": n}}: a draft (publish) or an older version (roll back). */
     @POST
     @Path("/{name}/publish")
     @Consumes(MediaType.APPLICATION_JSON)
-    public ObjectNode publish(@Auth Caller caller, @PathParam("name") String name, JsonNode node) {
+    public Response publish(@Auth Caller caller, @PathParam("name") String name,
+            @HeaderParam(IF_MATCH) String ifMatch, JsonNode body) {
         Admin.require(caller);
-        Body body = Body.of(node, true, PUBLISH_FIELDS);
-        Integer version = body.integer("version");
-        if (version == null) {
-            throw Body.fieldError("version", "is required");
-        }
-        saved.publish(name, version);
-        return detail(saved.get(name));
+        checkIfMatch(name, ifMatch);
+        saved.publish(name, body);
+        return detail(name, 200, null);
     }
 
     @POST
     @Path("/{name}/unpublish")
-    public ObjectNode unpublish(@Auth Caller caller, @PathParam("name") String name) {
+    public Response unpublish(@Auth Caller caller, @PathParam("name") String name,
+            @HeaderParam(IF_MATCH) String ifMatch) {
         Admin.require(caller);
+        checkIfMatch(name, ifMatch);
         saved.unpublish(name);
-        return detail(saved.get(name));
+        return detail(name, 200, null);
     }
 
     @GET
     @Path("/{name}/history")
     public ObjectNode history(@Auth Caller caller, @PathParam("name") String name,
-            @QueryParam("version") Integer version, @QueryParam("status") Integer status,
-            @QueryParam("key") Long keyId, @QueryParam("since") String since, @QueryParam("until") String until,
-            @QueryParam("cursor") Long cursor, @QueryParam("limit") Integer limit) {
+            @QueryParam("version") String version, @QueryParam("status") String status,
+            @QueryParam("key") String key, @QueryParam("since") String since, @QueryParam("until") String until,
+            @QueryParam("cursor") String cursor, @QueryParam("limit") String limit) {
         Admin.require(caller);
+        return history.ofQuery(saved.get(name), new RunHistory.Request(null, version, status, key, since, until,
+                limit, cursor, null));
+    }
+
+    /** The query's detail with its ETag; {@code extra} adds to the body (null: nothing). */
+    private Response detail(String name, int status, Consumer<ObjectNode> extra) {
         SavedQueryRow q = saved.get(name);
-        int size = limit == null ? 50 : limit;
-        if (size < 1 || size > 1000) {
-            throw ApiException.badRequest("invalid_limit", "limit must be between 1 and 1000.");
+        ObjectNode body = views.detail(name);
+        if (extra != null) {
+            extra.accept(body);
         }
-        events.flushAll(); // the runs still queued in this process are in the answer, as in the Python original
-        List<RunRow> runs = history.page(q.id(), version, status, keyId, time(since, "since", 0),
-                time(until, "until", Long.MAX_VALUE), cursor == null ? Long.MAX_VALUE : cursor, size + 1);
-        ObjectNode out = JSON.objectNode();
-        ArrayNode items = out.putArray("items");
-        for (int i = 0; i < Math.min(size, runs.size()); i++) {
-            RunRow r = runs.get(i);
-            ObjectNode o = items.addObject();
-            o.put("id", r.id());
-            o.put("version", r.version());
-            o.put("executed_at", Instant.ofEpochMilli(r.atMs()).toString());
-            o.put("request_id", r.requestId());
-            o.put("key_id", r.keyId());
-            o.put("status", r.status());
-            o.put("rows", r.rowsOut());
-            o.put("duration_ms", r.durationUs() / 1000.0);
-            if (r.errorCode() != null) {
-                o.put("code", r.errorCode());
+        return Response.status(status).entity(body).header("ETag", views.etag(q, saved.versions(q.id()))).build();
+    }
+
+    /** A draft saved although it cannot run yet says why, in {@code warnings}. */
+    private static void warnings(ObjectNode body, Definition d) {
+        if (!d.runnable()) {
+            d.warnings().forEach(body.putArray("warnings")::add);
+        }
+    }
+
+    /**
+     * 404 when the query does not exist (before the body is looked at, as in the original), 412 when {@code If-Match}
+     * names another state of it than the current one.
+     */
+    private void checkIfMatch(String name, String ifMatch) {
+        String current = views.etag(name);
+        if (ifMatch != null && !ifMatch.isBlank() && !ifMatch.strip().equals("*")
+                && !ifMatch.strip().equals(current)) {
+            throw new ApiException(412, "precondition_failed", "This query changed since you loaded it - reload it"
+                    + " and try again");
+        }
+    }
+
+    /** A JSON object whose fields are among {@code allowed}, else 400 {@code unknown_field}. */
+    private static void only(JsonNode body, Set<String> allowed, String message) {
+        if (body == null || !body.isObject()) {
+            throw new ApiException(400, "invalid_body", "Request body must be a JSON object");
+        }
+        Set<String> unknown = new TreeSet<>();
+        for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!allowed.contains(f)) {
+                unknown.add(f);
             }
         }
-        if (runs.size() > size) {
-            out.put("next_cursor", runs.get(size - 1).id());
-        } else {
-            out.putNull("next_cursor");
+        if (!unknown.isEmpty()) {
+            Map<String, String> errors = new LinkedHashMap<>();
+            unknown.forEach(f -> errors.put(f, "cannot be changed here"));
+            throw new ApiException(400, "unknown_field", String.format(message, String.join(", ", unknown)), errors);
         }
-        return out;
-    }
-
-    private static long time(String text, String field, long absent) {
-        if (text == null || text.isBlank()) {
-            return absent;
-        }
-        try {
-            return Instant.parse(text.strip()).toEpochMilli();
-        } catch (DateTimeParseException e) {
-            String problem = "must be an ISO-8601 instant such as 2026-01-31T00:00:00Z";
-            throw new ApiException(400, "invalid_parameter", field + " " + problem + ".", Map.of(field, problem));
-        }
-    }
-
-    private static ObjectNode summary(SavedQueryRow q) {
-        ObjectNode o = JSON.objectNode();
-        o.put("name", q.name());
-        if (q.publishedVersion() == null) {
-            o.putNull("published_version");
-        } else {
-            o.put("published_version", q.publishedVersion());
-        }
-        o.put("created_at", Instant.ofEpochMilli(q.createdAt()).toString());
-        o.put("updated_at", Instant.ofEpochMilli(q.updatedAt()).toString());
-        return o;
-    }
-
-    private ObjectNode detail(SavedQueryRow q) {
-        ObjectNode o = summary(q);
-        ArrayNode versions = o.putArray("versions");
-        for (QueryVersionRow v : saved.versions(q.id())) {
-            ObjectNode vo = versions.addObject();
-            vo.put("version", v.version());
-            String status = q.publishedVersion() == null || v.version() > q.publishedVersion() ? "draft"
-                    : v.version() == q.publishedVersion() ? "published" : "previous";
-            vo.put("status", status);
-            vo.put("sql", v.sqlText());
-            vo.set("parameters", saved.parametersOf(v));
-            vo.put("connection_name", v.connectionName());
-            vo.put("description", v.description());
-            vo.put("author", v.author());
-            vo.put("cache_ttl", v.cacheTtl());
-            vo.put("created_at", Instant.ofEpochMilli(v.createdAt()).toString());
-        }
-        return o;
     }
 }

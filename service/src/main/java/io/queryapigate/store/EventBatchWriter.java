@@ -19,7 +19,7 @@ public final class EventBatchWriter {
             + " sql_hash, connection, status, rows_out, duration_us, bytes_out, error_code)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String INSERT_RUN = "INSERT INTO run_history (query_id, version, at_ms, request_id, key_id,"
-            + " status, rows_out, duration_us, error_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " connection, status, rows_out, duration_us, error_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String KEY_USED = "UPDATE api_keys SET last_used_at = ? WHERE id = ?"
             + " AND (last_used_at IS NULL OR last_used_at < ?)";
     private static final String TRIM = "DELETE FROM run_history WHERE query_id = ? AND version = ? AND id <= ("
@@ -129,10 +129,11 @@ public final class EventBatchWriter {
         s.setLong(3, e.atMs());
         s.setString(4, e.requestId());
         s.setLong(5, e.keyId());
-        s.setInt(6, e.status());
-        s.setLong(7, e.rowsOut());
-        s.setLong(8, e.durationUs());
-        s.setString(9, e.errorCode());
+        s.setString(6, e.connection());
+        s.setInt(7, e.status());
+        s.setLong(8, e.rowsOut());
+        s.setLong(9, e.durationUs());
+        s.setString(10, e.errorCode());
         s.addBatch();
     }
 

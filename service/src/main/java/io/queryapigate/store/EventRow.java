@@ -1,8 +1,9 @@
 package io.queryapigate.store;
 
 /**
- * One call, for the event log. {@code queryId}/{@code version} for saved queries, {@code sqlHash} (the first 64 bits
- * of the SQL's SHA-256) for ad-hoc SQL; both null for calls refused before a query was known.
+ * One call, for the event log. {@code queryId}/{@code version} for saved queries (null when the call was refused
+ * before its query was found), {@code sqlHash} (the first 64 bits of the SQL's SHA-256) for every ad-hoc call and
+ * only for those: the history tells the two kinds apart by it.
  */
 public record EventRow(
         long atMs,

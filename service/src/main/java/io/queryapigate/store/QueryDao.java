@@ -11,16 +11,16 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 @RegisterConstructorMapper(SavedQueryRow.class)
 @RegisterConstructorMapper(QueryVersionRow.class)
 public interface QueryDao {
-    String QUERY_COLUMNS = "id, name, published_version, created_at, updated_at";
+    String QUERY_COLUMNS = "id, name, published_version, created_at, updated_at, collection";
     String VERSION_COLUMNS = "query_id, version, sql_text, parameters, connection_name, description, author,"
-            + " cache_ttl, created_at";
+            + " cache_ttl, created_at, uuid, tags, details";
 
-    @SqlQuery("INSERT INTO saved_queries (name, published_version, created_at, updated_at)"
-            + " VALUES (:name, NULL, :at, :at) RETURNING id")
-    long insertQuery(@Bind("name") String name, @Bind("at") long at);
+    @SqlQuery("INSERT INTO saved_queries (name, published_version, created_at, updated_at, collection)"
+            + " VALUES (:name, NULL, :at, :at, :collection) RETURNING id")
+    long insertQuery(@Bind("name") String name, @Bind("at") long at, @Bind("collection") String collection);
 
     @SqlUpdate("INSERT INTO query_versions (" + VERSION_COLUMNS + ") VALUES (:queryId, :version, :sqlText,"
-            + " :parameters, :connectionName, :description, :author, :cacheTtl, :createdAt)")
+            + " :parameters, :connectionName, :description, :author, :cacheTtl, :createdAt, :uuid, :tags, :details)")
     void insertVersion(@BindMethods QueryVersionRow row);
 
     @SqlQuery("SELECT " + QUERY_COLUMNS + " FROM saved_queries WHERE name = :name")
@@ -35,11 +35,40 @@ public interface QueryDao {
     @SqlQuery("SELECT " + VERSION_COLUMNS + " FROM query_versions WHERE query_id = :queryId ORDER BY version")
     List<QueryVersionRow> versions(@Bind("queryId") long queryId);
 
+    /** Every version of every query, by query and version: a listing reads them in one round trip. */
+    @SqlQuery("SELECT " + VERSION_COLUMNS + " FROM query_versions ORDER BY query_id, version")
+    List<QueryVersionRow> allVersions();
+
     @SqlQuery("SELECT COALESCE(MAX(version), 0) FROM query_versions WHERE query_id = :queryId")
     int maxVersion(@Bind("queryId") long queryId);
 
     @SqlUpdate("UPDATE saved_queries SET published_version = :version, updated_at = :at WHERE id = :queryId")
     int publish(@Bind("queryId") long queryId, @Bind("version") Integer version, @Bind("at") long at);
+
+    @SqlUpdate("UPDATE saved_queries SET collection = :collection, updated_at = :at WHERE id = :queryId")
+    int setCollection(@Bind("queryId") long queryId, @Bind("collection") String collection, @Bind("at") long at);
+
+    /** Re-files every query of one collection under another; returns how many moved. */
+    @SqlUpdate("UPDATE saved_queries SET collection = :to, updated_at = :at WHERE collection = :from")
+    int moveCollection(@Bind("from") String from, @Bind("to") String to, @Bind("at") long at);
+
+    @SqlUpdate("UPDATE query_versions SET cache_ttl = :ttl WHERE query_id = :queryId AND version = :version")
+    int setCacheTtl(@Bind("queryId") long queryId, @Bind("version") int version, @Bind("ttl") int ttl);
+
+    @SqlUpdate("UPDATE query_versions SET details = :details WHERE query_id = :queryId AND version = :version")
+    int setDetails(@Bind("queryId") long queryId, @Bind("version") int version, @Bind("details") String details);
+
+    @SqlUpdate("DELETE FROM query_versions WHERE query_id = :queryId AND version = :version")
+    int deleteVersion(@Bind("queryId") long queryId, @Bind("version") int version);
+
+    /**
+     * After the published version was deleted: the newest older version is published (one that was live before),
+     * never a newer draft; with none older the query is left unpublished.
+     */
+    @SqlUpdate("UPDATE saved_queries SET published_version = (SELECT MAX(version) FROM query_versions"
+            + " WHERE query_id = :queryId AND version < :deleted), updated_at = :at"
+            + " WHERE id = :queryId AND published_version = :deleted")
+    int fallBackFrom(@Bind("queryId") long queryId, @Bind("deleted") int deleted, @Bind("at") long at);
 
     @SqlUpdate("DELETE FROM query_versions WHERE query_id = :queryId")
     int deleteVersions(@Bind("queryId") long queryId);

@@ -1,6 +1,11 @@
 package io.queryapigate.store;
 
-/** One immutable version of a saved query. {@code parameters} is the JSON of the parameter rules. */
+/**
+ * One version of a saved query. Its SQL, parameters and connection never change; {@code cacheTtl} and
+ * {@code details} may. {@code parameters} is the JSON of the parameter rules, {@code tags} a JSON array (or null),
+ * {@code details} a JSON object of what is kept as given ({@code columns}, {@code mcp}; or null), {@code uuid} null
+ * for versions saved before schema 3.
+ */
 public record QueryVersionRow(
         long queryId,
         int version,
@@ -10,4 +15,7 @@ public record QueryVersionRow(
         String description,
         String author,
         int cacheTtl,
-        long createdAt) {}
+        long createdAt,
+        String uuid,
+        String tags,
+        String details) {}

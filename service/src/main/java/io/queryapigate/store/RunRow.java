@@ -1,14 +1,31 @@
 package io.queryapigate.store;
 
-/** One run of a saved-query version, as kept in the run history. */
+/**
+ * One call as the run history shows it: a saved-query run from {@code run_history} (its {@code sqlHash} null), or
+ * any call from the event log ({@code queryId} and {@code version} null for ad-hoc SQL and for saved-query calls
+ * refused before the query was found; {@code sqlHash} set for ad-hoc SQL only).
+ */
 public record RunRow(
         long id,
-        long queryId,
-        int version,
+        Long queryId,
+        Integer version,
         long atMs,
         String requestId,
         long keyId,
+        String connection,
         int status,
         long rowsOut,
         long durationUs,
-        String errorCode) {}
+        String errorCode,
+        Long sqlHash) {
+
+    /** True for ad-hoc SQL. */
+    public boolean adHoc() {
+        return sqlHash != null;
+    }
+
+    /** True when the call answered 2xx. */
+    public boolean succeeded() {
+        return status >= 200 && status < 300;
+    }
+}

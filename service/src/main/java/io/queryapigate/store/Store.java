@@ -22,6 +22,7 @@ public final class Store {
     private final QueryDao queries;
     private final HistoryDao history;
     private final UsageDao usage;
+    private final ExampleDao examples;
 
     private Store(Jdbi jdbi, String url) {
         this.jdbi = jdbi;
@@ -30,6 +31,7 @@ public final class Store {
         this.queries = jdbi.onDemand(QueryDao.class);
         this.history = jdbi.onDemand(HistoryDao.class);
         this.usage = jdbi.onDemand(UsageDao.class);
+        this.examples = jdbi.onDemand(ExampleDao.class);
     }
 
     /** The JDBC URL for a configured store URL, or the default SQLite file under {@code home}. */
@@ -157,5 +159,9 @@ public final class Store {
 
     public UsageDao usage() {
         return usage;
+    }
+
+    public ExampleDao examples() {
+        return examples;
     }
 }

@@ -14,7 +14,7 @@ import io.queryapigate.guard.Guarding;
 import io.queryapigate.guard.SqlGuard;
 import io.queryapigate.importer.PythonImporter.OnConflict;
 import io.queryapigate.importer.PythonImporter.Options;
-import io.queryapigate.queries.SavedQueries;
+import io.queryapigate.queries.Definitions;
 import io.queryapigate.store.ApiKeyRow;
 import io.queryapigate.store.MetadataCache;
 import io.queryapigate.store.QueryVersionRow;
@@ -79,11 +79,10 @@ class PythonImporterTest {
 
     private String run(Options options) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        SavedQueries validator = new SavedQueries(store, new MetadataCache(store, java.time.Duration.ZERO, 1,
-                new MetricRegistry()), new Guarding(new SqlGuard(65_536, SqlGuard.DEFAULT_PARSE_TIMEOUT), false),
-                connections, JSON, CLOCK, 65_536);
+        Definitions definitions = new Definitions(new Guarding(new SqlGuard(65_536, SqlGuard.DEFAULT_PARSE_TIMEOUT),
+                false), connections, 65_536);
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            new PythonImporter(store, validator, connections, JSON, CLOCK, KeyHasher.hashHex(ADMIN_KEY), false, 50)
+            new PythonImporter(store, definitions, JSON, CLOCK, KeyHasher.hashHex(ADMIN_KEY), false, 50)
                     .run(options, out);
         }
         return bytes.toString(StandardCharsets.UTF_8);
@@ -105,6 +104,9 @@ class PythonImporterTest {
                 + " \"mask\": [{\"column\": \"t.c\", \"action\": \"null\"}]}");
         query("braces", 1, "{\"sql_query\": \"SELECT * FROM {table}\", \"connection_name\": \"demo\"}");
         query("elsewhere", 1, "{\"sql_query\": \"SELECT 1\", \"connection_name\": \"other\"}");
+        query("drafty", 1, "{\"sql_query\": \"SELECT 1 AS one\", \"connection_name\": \"demo\", \"tags\": \"a, b\","
+                + " \"column_descriptions\": {\"one\": \"the number one\"}, \"mcp\": false}");
+        version("drafty", 2, "{\"sql_query\": \"SELECT 2 AS two\", \"connection_name\": \"other\"}");
         query("claims", 1, "{\"sql_query\": \"SELECT :me AS me\", \"connection_name\": \"demo\","
                 + " \"query_parameters\": {\"me\": {\"from_claim\": \"sub\"}}}");
         query("nowhere", 1, "{\"sql_query\": \"SELECT 1\"}");
@@ -129,7 +131,10 @@ class PythonImporterTest {
         assertThat(out)
                 .contains("blocked      braces: version 1: it substitutes {name} text placeholders")
                 .contains("blocked      claims: version 1: parameter 'me' takes its value from the caller's sign-in")
-                .contains("blocked      elsewhere: version 1: its connection 'other' is not configured here")
+                .contains("blocked      elsewhere: version 1: it is the published version, and No connection named"
+                        + " 'other'. Add the connection (see the connections fragment) and import again.")
+                .contains("create       drafty: 2 versions, publishes version 1, connection other")
+                .contains("- version 2: No connection named 'other'. It cannot run here until that is fixed.")
                 .contains("blocked      masked: version 1: it masks columns for every caller")
                 .contains("blocked      mongo: version 1: a MongoDB query")
                 .contains("blocked      nowhere: version 1: it names no connection")
@@ -139,12 +144,19 @@ class PythonImporterTest {
                 .contains("blocked      wild: its mask rule on '*.email' has a wildcard")
                 .contains("! narrower: its grant on query 'mongo' is dropped (that query is not imported)")
                 .contains("# docs: a 'mongo' connection: no dialect for it in this gateway")
-                .contains("Imported 1 saved query (1 version), 1 API key and 1 run.");
+                .contains("Imported 2 saved queries (3 versions), 1 API key and 1 run.");
 
-        assertThat(store.queries().list()).extracting(r -> r.name()).containsExactly("ok");
+        assertThat(store.queries().list()).extracting(r -> r.name()).containsExactly("drafty", "ok");
+        long drafty = store.queries().findByName("drafty").orElseThrow().id();
+        QueryVersionRow first = store.queries().findVersion(drafty, 1).orElseThrow();
+        assertThat(JSON.readTree(first.tags())).isEqualTo(JSON.readTree("[\"a\", \"b\"]"));
+        assertThat(JSON.readTree(first.details())).isEqualTo(JSON.readTree("{\"columns\": {\"one\": \"the number"
+                + " one\"}, \"mcp\": false}"));
+        assertThat(store.queries().findVersion(drafty, 2).orElseThrow().connectionName()).isEqualTo("other");
         long id = store.queries().findByName("ok").orElseThrow().id();
         QueryVersionRow v = store.queries().findVersion(id, 1).orElseThrow();
         assertThat(v.author()).isEqualTo("ada");
+        assertThat(v.uuid()).isEqualTo("u-ok-1");
         assertThat(JSON.readTree(v.parameters())).isEqualTo(JSON.readTree("{\"n\": {\"type\": \"int\","
                 + " \"required\": true}}"));
         // the original's times are wall-clock times in its zone: 2024-01-02 03:04:05 in Berlin is 02:04:05 UTC
@@ -207,18 +219,21 @@ class PythonImporterTest {
     @Test
     void namesOnlyTheOriginalAllowsAreRenamedWithoutTakingAValidName() throws Exception {
         connection("demo", "duckdb", "{\"database\": \":memory:\"}");
-        query("a b", 1, "{\"sql_query\": \"SELECT 1 AS x\", \"connection_name\": \"demo\"}");
-        query("a_b", 1, "{\"sql_query\": \"SELECT 2 AS x\", \"connection_name\": \"demo\"}");
-        query("Zoë", 1, "{\"sql_query\": \"SELECT 3 AS x\", \"connection_name\": \"demo\"}");
-        key("admin", "sk_admin-named-0123456789", "{\"connections\": [], \"queries\": [\"a b\", \"Zoë\"]}", null);
+        query("films by rating", 1, "{\"sql_query\": \"SELECT 1 AS x\", \"connection_name\": \"demo\"}");
+        query("Zoë", 1, "{\"sql_query\": \"SELECT 2 AS x\", \"connection_name\": \"demo\"}");
+        query("Zo_", 1, "{\"sql_query\": \"SELECT 3 AS x\", \"connection_name\": \"demo\"}");
+        key("admin", "sk_admin-named-0123456789", "{\"connections\": [], \"queries\": [\"films by rating\","
+                + " \"Zoë\"]}", null);
+        key("my key", "sk_my-key-0123456789", "{\"connections\": []}", null);
 
         String out = run(options(false));
-        assertThat(out).contains("create       a_b: ").contains("create       a_b-py ('a b'): ")
-                .contains("create       Zo_ ('Zoë'): ").contains("create       admin-py ('admin'): ");
-        assertThat(store.queries().findVersion(store.queries().findByName("a_b").orElseThrow().id(), 1)
-                .orElseThrow().sqlText()).isEqualTo("SELECT 2 AS x");
+        assertThat(out).contains("create       films by rating: ").contains("create       Zo_: ")
+                .contains("create       Zo_-py ('Zoë'): ").contains("create       admin-py ('admin'): ")
+                .contains("create       my key: ");
+        assertThat(store.queries().findVersion(store.queries().findByName("Zo_").orElseThrow().id(), 1)
+                .orElseThrow().sqlText()).isEqualTo("SELECT 3 AS x");
         assertThat(JSON.readTree(store.keys().findByName("admin-py").orElseThrow().grants()).get("queries"))
-                .isEqualTo(JSON.readTree("[\"Zo_\", \"a_b-py\"]"));
+                .isEqualTo(JSON.readTree("[\"Zo_-py\", \"films by rating\"]"));
     }
 
     @Test
@@ -299,8 +314,13 @@ class PythonImporterTest {
 
     private void query(String name, int published, String fields) throws Exception {
         insert("INSERT INTO saved_queries (name, published_version) VALUES (?, ?)", name, published);
+        version(name, 1, fields);
+    }
+
+    private void version(String name, int version, String fields) throws Exception {
         insert("INSERT INTO saved_query_versions (query_name, version, uuid, created_at, last_modified_at,"
-                + " fields_json) VALUES (?, 1, 'u', '2024-01-02 03:04:05', '2024-01-02 03:04:05', ?)", name, fields);
+                + " fields_json) VALUES (?, ?, ?, '2024-01-02 03:04:05', '2024-01-02 03:04:05', ?)", name, version,
+                "u-" + name + "-" + version, fields);
     }
 
     private void key(String name, String secret, String details, String expiresAt) throws Exception {

@@ -54,6 +54,23 @@ public final class Http {
         return send(builder(path, key).DELETE().build());
     }
 
+    public Reply patch(String path, String key, String json) {
+        return request("PATCH", path, key, json);
+    }
+
+    /** Any method, with a JSON body (or none: null) and extra headers as name, value pairs. */
+    public Reply request(String method, String path, String key, String json, String... headers) {
+        HttpRequest.Builder b = builder(path, key);
+        if (json != null) {
+            b.header("Content-Type", "application/json");
+        }
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return send(b.method(method, json == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
     public HttpRequest.Builder builder(String path, String key) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
         if (key != null) {

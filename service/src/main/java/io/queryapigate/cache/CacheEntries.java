@@ -1,0 +1,68 @@
+package io.queryapigate.cache;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.errors.ApiException;
+import java.time.Clock;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The response cache as the management API shows it, like the Python original's cache browser: each live entry's
+ * key, what it answers ({@code meta}), content type, size and time left, soonest to expire first; one entry's body;
+ * evicting one or all.
+ */
+public final class CacheEntries {
+    private final ResponseCache cache;
+    private final Clock clock;
+
+    public CacheEntries(ResponseCache cache, Clock clock) {
+        this.cache = cache;
+        this.clock = clock;
+    }
+
+    /** {@code {"items": [{"key", "meta", "content_type", "size_bytes", "ttl_remaining_s"}]}}; never a body. */
+    public ObjectNode list() {
+        long now = clock.millis();
+        List<ResponseCache.Entry> entries = cache.entries().stream()
+                .sorted(Comparator.comparingLong(e -> e.response().expiresAtMillis())).toList();
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        ArrayNode items = out.putArray("items");
+        for (ResponseCache.Entry e : entries) {
+            CachedResponse r = e.response();
+            ObjectNode item = items.addObject().put("key", e.key());
+            ObjectNode meta = item.putObject("meta");
+            CachedResponse.About a = r.about();
+            if (a != null) {
+                meta.put("name", a.query()).put("version", a.version()).put("connection", a.connection())
+                        .put("format", a.format());
+                if (a.page() == null) {
+                    meta.putNull("page");
+                } else {
+                    meta.put("page", a.page());
+                }
+            }
+            item.put("content_type", a == null ? "" : a.contentType());
+            item.put("size_bytes", r.body().length);
+            item.put("ttl_remaining_s", Math.round(Math.max(0, r.expiresAtMillis() - now) / 100.0) / 10.0);
+        }
+        return out;
+    }
+
+    /** One live entry, or 404 {@code cache_entry_not_found}. */
+    public CachedResponse get(String key) {
+        return cache.get(key).orElseThrow(() -> ApiException.notFound("cache_entry_not_found",
+                "Cache entry not found (missing, expired, or already evicted)"));
+    }
+
+    /** Evicts one entry; nothing happens when it is gone. */
+    public void evict(String key) {
+        cache.delete(key);
+    }
+
+    /** Evicts every entry: the next call of each query runs it. */
+    public void evictAll() {
+        cache.entries().forEach(e -> cache.delete(e.key()));
+    }
+}

@@ -1,0 +1,258 @@
+package io.queryapigate.history;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.auth.Caller;
+import io.queryapigate.errors.ApiException;
+import io.queryapigate.events.EventLog;
+import io.queryapigate.http.ServerTime;
+import io.queryapigate.store.ApiKeyRow;
+import io.queryapigate.store.HistoryDao;
+import io.queryapigate.store.RunRow;
+import io.queryapigate.store.SavedQueryRow;
+import io.queryapigate.store.Store;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Run history as the Python original shows it: one saved query's runs ({@code run_history}: each version's newest
+ * runs) and every call ({@code GET /api/v1/history}: the event log, ad-hoc SQL included, for its retention period),
+ * newest first, paged by an opaque cursor, each run as the original writes it ({@code status: success|error},
+ * {@code key_name}, {@code kind}, {@code transport}, server-time {@code executed_at}). The runs still queued in this
+ * process are written before every read, so a caller always sees its own.
+ */
+public final class RunHistory {
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final int MAX_PAGE = 1000;
+
+    private final Store store;
+    private final EventLog events;
+
+    public RunHistory(Store store, EventLog events) {
+        this.store = store;
+        this.events = events;
+    }
+
+    /** The filters of a history page, as the query string gave them (null or empty: absent). */
+    public record Request(String query, String version, String status, String key, String since, String until,
+            String limit, String cursor, String kind) {}
+
+    /** One saved query's runs; {@code limit} defaults to 50. */
+    public ObjectNode ofQuery(SavedQueryRow q, Request r) {
+        HistoryDao.Filter filter = filter(r, q.id(), 50);
+        if (filter == null) {
+            return page(List.of(), 1, Map.of(q.id(), q.name()));
+        }
+        events.flushAll();
+        List<RunRow> rows = store.history().runs(filter);
+        return page(rows, filter.limit() - 1, Map.of(q.id(), q.name()));
+    }
+
+    /** Every call, saved-query runs and ad-hoc SQL; filters {@code query} and {@code kind} too; 100 by default. */
+    public ObjectNode ofEverything(Request r) {
+        Long queryId = null;
+        Map<Long, String> names = new HashMap<>();
+        for (SavedQueryRow q : store.queries().list()) {
+            names.put(q.id(), q.name());
+            if (q.name().equals(r.query())) {
+                queryId = q.id();
+            }
+        }
+        String kind = blank(r.kind()) ? null : r.kind();
+        if (kind != null && !kind.equals("saved") && !kind.equals("adhoc")) {
+            throw filterError("kind", "kind must be 'saved' or 'adhoc'");
+        }
+        HistoryDao.Filter filter = filter(r, queryId, 100);
+        if (filter == null || (!blank(r.query()) && queryId == null)) {
+            return page(List.of(), 1, names);
+        }
+        filter = new HistoryDao.Filter(filter.queryId(), filter.version(), filter.outcome(), filter.status(),
+                filter.keyId(), kind, filter.since(), filter.until(), filter.before(), filter.limit());
+        events.flushAll();
+        return page(store.history().events(filter), filter.limit() - 1, names);
+    }
+
+    /**
+     * Deletes every run and event of one caller (a key's name; {@code admin} for the administrator key), or counts
+     * them ({@code dryRun}): {@code {"runs", "events", "usage_periods"}}. Usage counts live in the rate limiter, not
+     * here: {@code usage_periods} is 0.
+     */
+    public ObjectNode forget(String caller, boolean dryRun) {
+        if (blank(caller)) {
+            throw new ApiException(400, "invalid_body", "Name the caller to forget: a key, or jwt:<subject>",
+                    Map.of("caller", "is required"));
+        }
+        Long keyId = keyId(caller.strip());
+        events.flushAll();
+        long runs = 0;
+        long calls = 0;
+        if (keyId != null) {
+            HistoryDao dao = store.history();
+            if (dryRun) {
+                runs = dao.countRunsOfKey(keyId);
+                calls = dao.countEventsOfKey(keyId);
+            } else {
+                long[] counts = store.jdbi().inTransaction(h -> {
+                    HistoryDao tx = h.attach(HistoryDao.class);
+                    return new long[] {tx.deleteRunsOfKey(keyId), tx.deleteEventsOfKey(keyId)};
+                });
+                runs = counts[0];
+                calls = counts[1];
+            }
+        }
+        return JSON.objectNode().put("runs", runs).put("events", calls).put("usage_periods", 0);
+    }
+
+    /** The filter a request asks for, or null when it names a key that does not exist (an empty page). */
+    private HistoryDao.Filter filter(Request r, Long queryId, int defaultLimit) {
+        Integer limit = integer(r.limit(), "limit");
+        int size = limit == null ? defaultLimit : limit;
+        if (size < 1 || size > MAX_PAGE) {
+            throw filterError("limit", "limit must be between 1 and " + MAX_PAGE);
+        }
+        Integer version = integer(r.version(), "version");
+        String outcome = null;
+        Integer status = null;
+        if (!blank(r.status())) {
+            if (r.status().equals("success") || r.status().equals("error")) {
+                outcome = r.status();
+            } else if (r.status().matches("[1-5][0-9][0-9]")) {
+                status = Integer.parseInt(r.status());
+            } else {
+                throw filterError("status", "status must be 'success' or 'error'");
+            }
+        }
+        long since = bound(r.since(), "since", 0);
+        long until = bound(r.until(), "until", Long.MAX_VALUE);
+        long before = blank(r.cursor()) ? Long.MAX_VALUE : cursor(r.cursor());
+        Long keyId = null;
+        if (!blank(r.key())) {
+            keyId = keyId(r.key());
+            if (keyId == null) {
+                return null;
+            }
+        }
+        return new HistoryDao.Filter(queryId, version, outcome, status, keyId, null, since, until, before, size + 1);
+    }
+
+    private ObjectNode page(List<RunRow> rows, int size, Map<Long, String> queryNames) {
+        Map<Long, String> keyNames = keyNames();
+        ObjectNode out = JSON.objectNode();
+        ArrayNode items = out.putArray("items");
+        for (int i = 0; i < Math.min(size, rows.size()); i++) {
+            items.add(item(rows.get(i), queryNames::get, keyNames::get));
+        }
+        if (rows.size() > size) {
+            out.put("next_cursor", encode(rows.get(size - 1).id()));
+        } else {
+            out.putNull("next_cursor");
+        }
+        return out;
+    }
+
+    /** One run, in the original's order of fields; {@code http_status} and {@code sql_hash} are this gateway's. */
+    static ObjectNode item(RunRow r, Function<Long, String> queryName, Function<Long, String> keyName) {
+        ObjectNode o = JSON.objectNode();
+        o.put("query", r.queryId() == null ? null : queryName.apply(r.queryId()));
+        if (r.version() == null) {
+            o.putNull("version");
+        } else {
+            o.put("version", r.version());
+        }
+        o.put("kind", r.adHoc() ? "adhoc" : "saved");
+        o.put("executed_at", ServerTime.format(r.atMs()));
+        o.put("connection_name", r.connection());
+        o.put("request_id", r.requestId());
+        o.put("key_name", keyName.apply(r.keyId()));
+        o.put("transport", "rest");
+        o.put("status", r.succeeded() ? "success" : "error");
+        if (r.succeeded()) {
+            o.put("rows", r.rowsOut());
+        }
+        o.put("duration_ms", Math.round(r.durationUs() / 100.0) / 10.0);
+        if (r.errorCode() != null) {
+            o.put("code", r.errorCode());
+        }
+        o.put("http_status", r.status());
+        if (r.adHoc()) {
+            o.put("sql_hash", HexFormat.of().toHexDigits(r.sqlHash()));
+        }
+        return o;
+    }
+
+    /** Key names by id: the administrator key's is {@code admin}. */
+    private Map<Long, String> keyNames() {
+        Map<Long, String> names = new HashMap<>();
+        names.put(Caller.ADMIN_KEY_ID, "admin");
+        for (ApiKeyRow k : store.keys().list()) {
+            names.put(k.id(), k.name());
+        }
+        return names;
+    }
+
+    private Long keyId(String name) {
+        if (name.equals("admin")) {
+            return Caller.ADMIN_KEY_ID;
+        }
+        return store.keys().findByName(name).map(ApiKeyRow::id).orElse(null);
+    }
+
+    static String encode(long id) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(("r" + id).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static long cursor(String text) {
+        try {
+            String decoded = new String(Base64.getUrlDecoder().decode(text.strip()), StandardCharsets.UTF_8);
+            if (decoded.startsWith("r")) {
+                long id = Long.parseLong(decoded.substring(1));
+                if (id > 0) {
+                    return id;
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            // not one of ours: refused below
+        }
+        throw filterError("cursor", "cursor is not one this server returned");
+    }
+
+    /** A whole number as written (any size: beyond an int it is -1, which no limit accepts and no version has). */
+    private static Integer integer(String text, String name) {
+        if (blank(text)) {
+            return null;
+        }
+        try {
+            BigInteger n = new BigInteger(text.strip());
+            return n.bitLength() < 32 ? n.intValue() : -1;
+        } catch (NumberFormatException e) {
+            throw new ApiException(400, "invalid_request", name + " must be an integer",
+                    Map.of(name, "must be an integer"));
+        }
+    }
+
+    private static long bound(String text, String name, long absent) {
+        if (blank(text)) {
+            return absent;
+        }
+        try {
+            return ServerTime.parseBound(text);
+        } catch (IllegalArgumentException e) {
+            throw filterError(name, name + " " + e.getMessage());
+        }
+    }
+
+    private static ApiException filterError(String name, String message) {
+        return new ApiException(400, "invalid_filter", message, Map.of(name, message));
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isEmpty();
+    }
+}

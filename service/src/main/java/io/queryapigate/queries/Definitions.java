@@ -1,0 +1,340 @@
+package io.queryapigate.queries;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.dialect.ConnectionRegistry;
+import io.queryapigate.dialect.ConnectionRegistry.Connection;
+import io.queryapigate.errors.ApiException;
+import io.queryapigate.guard.GuardResult;
+import io.queryapigate.guard.Guarding;
+import io.queryapigate.params.ParamRules;
+import io.queryapigate.sql.SqlDialectFamily;
+import io.queryapigate.sql.SqlShape;
+import io.queryapigate.sql.SqlText;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Reads and checks a saved query's definition from a request body. The body is read as the Python original reads
+ * it: its fields ({@code tags}, {@code author}, {@code columns}, {@code mcp}, {@code collection}, ...), its codes
+ * ({@code invalid_body} naming the first problem) and its leniency (a draft may name a connection that does not
+ * exist or use markers it does not declare). Then come this gateway's own checks, which are security properties and
+ * apply to drafts too: one statement, within the length limit, that the SQL guard admits for saving.
+ */
+public final class Definitions {
+    /** The fields of a version. */
+    static final Set<String> VERSION_FIELDS = Set.of("description", "author", "tags", "query_type", "sql",
+            "connection_name", "parameters", "cache_ttl", "columns", "agent_writes", "max_affected_rows", "mask",
+            "mcp", "publish", "mongo_collection", "mongo_filter", "mongo_projection", "mongo_sort");
+    /** The fields of a new query: a version's, its name and collection. */
+    static final Set<String> QUERY_FIELDS;
+
+    static {
+        Set<String> all = new LinkedHashSet<>(VERSION_FIELDS);
+        all.add("name");
+        all.add("collection");
+        QUERY_FIELDS = Set.copyOf(all);
+    }
+
+    private static final int MAX_COLUMN_DESCRIPTIONS = 500;
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private final Guarding guarding;
+    private final ConnectionRegistry connections;
+    private final long maxSqlLength;
+
+    public Definitions(Guarding guarding, ConnectionRegistry connections, long maxSqlLength) {
+        this.guarding = guarding;
+        this.connections = connections;
+        this.maxSqlLength = maxSqlLength;
+    }
+
+    /** A body's fields, read; not yet checked against a connection. */
+    record Input(String sql, JsonNode parameters, String connection, String description, String author,
+            int cacheTtl, List<String> tags, ObjectNode details) {}
+
+    /**
+     * Reads a body's version fields, refusing the first problem as the original does.
+     *
+     * @param allowed the fields the route takes
+     * @param author the caller's name, when the body names no author
+     * @param fallbackConnection the connection when the body names none (a new version: the latest's), or null
+     */
+    Input read(JsonNode body, Set<String> allowed, String author, String fallbackConnection) {
+        ObjectNode o = object(body);
+        Set<String> unknown = new TreeSet<>();
+        o.fieldNames().forEachRemaining(f -> {
+            if (!allowed.contains(f)) {
+                unknown.add(f);
+            }
+        });
+        if (!unknown.isEmpty()) {
+            Map<String, String> errors = new LinkedHashMap<>();
+            unknown.forEach(f -> errors.put(f, "is not a known field"));
+            throw new ApiException(400, "unknown_field", "Unknown field(s): " + String.join(", ", unknown), errors);
+        }
+        String queryType = text(o, "query_type", "query_type must be 'sql' or 'mongo'");
+        if (queryType != null && !queryType.equals("sql")) {
+            throw invalid("query_type", queryType.equals("mongo")
+                    ? "query_type 'mongo' is not supported: this gateway has no MongoDB dialect"
+                    : "query_type must be 'sql' or 'mongo'");
+        }
+        for (String mongo : List.of("mongo_collection", "mongo_filter", "mongo_projection", "mongo_sort")) {
+            if (present(o, mongo)) {
+                throw invalid(mongo, mongo + " is for MongoDB queries, which this gateway does not run");
+            }
+        }
+        String writtenBy = text(o, "author", "author must be text");
+        String description = text(o, "description", "description must be text");
+        String sql = text(o, "sql", "SQL query is missing");
+        if (sql == null || sql.isBlank()) {
+            throw invalid("sql", "SQL query is missing");
+        }
+        List<String> tags = tags(o.get("tags"));
+        JsonNode parameters = o.get("parameters");
+        if (parameters != null && !parameters.isNull() && !parameters.isObject()) {
+            throw invalid("parameters", "query_parameters must be a JSON object");
+        }
+        String connection = text(o, "connection_name", "connection_name must be a string");
+        int cacheTtl = cacheTtl(o.get("cache_ttl"));
+        ObjectNode details = JSON.objectNode();
+        ObjectNode columns = columns(o.get("columns"));
+        if (!columns.isEmpty()) {
+            details.set("columns", columns);
+        }
+        if (present(o, "agent_writes") || present(o, "max_affected_rows")) {
+            throw invalid(present(o, "agent_writes") ? "agent_writes" : "max_affected_rows",
+                    "agent_writes and max_affected_rows are for writes by AI agents over MCP, which this gateway does"
+                            + " not serve");
+        }
+        JsonNode mask = o.get("mask");
+        if (mask != null && !mask.isNull() && !(mask.isArray() && mask.isEmpty())) {
+            throw invalid("mask", "A saved query cannot carry mask rules here: mask columns per API key (its"
+                    + " \"mask\" grant)");
+        }
+        JsonNode mcp = o.get("mcp");
+        if (mcp != null && !mcp.isNull()) {
+            if (!mcp.isBoolean()) {
+                throw invalid("mcp", "mcp must be true or false");
+            }
+            if (!mcp.booleanValue()) {
+                details.put("mcp", false);
+            }
+        }
+        return new Input(sql.strip(), parameters, connection == null || connection.isBlank() ? fallbackConnection
+                : connection, description, writtenBy == null || writtenBy.isBlank() ? author : writtenBy, cacheTtl,
+                tags, details);
+    }
+
+    /**
+     * Checks what was read: the connection, the SQL (shape and the guard, on the connection when it exists) and the
+     * parameter rules against the SQL's markers. Problems that only keep it from running are collected
+     * ({@link Definition#problems()}); the rest are thrown.
+     */
+    Definition check(Input in) {
+        List<ApiException> problems = new ArrayList<>();
+        ApiException missing = connectionProblem(in.connection());
+        if (missing != null && in.connection() == null) {
+            throw missing;
+        }
+        if (missing != null) {
+            problems.add(missing);
+        }
+        SqlText text = sqlText(in.sql(), in.connection());
+        ApiException sqlProblem = sqlProblem(text, in.connection());
+        if (sqlProblem != null) {
+            throw sqlProblem;
+        }
+        ParamRules rules = rules(in.parameters());
+        ApiException markers = markerProblem(rules, text);
+        if (markers != null) {
+            if (markers.errors().values().stream().anyMatch(m -> m.startsWith("is declared"))) {
+                throw markers;
+            }
+            problems.add(markers);
+        }
+        return new Definition(in.sql(), rules.toJson(), in.connection(), in.description(), in.author(),
+                in.cacheTtl(), in.tags(), in.details(), problems);
+    }
+
+    /**
+     * A version given whole, as a request body gives it (the importer, from the Python original's store), checked as
+     * saving a draft checks it: what only keeps it from running (an unknown connection) is in its problems.
+     */
+    public Definition draft(JsonNode body) {
+        return check(read(body, VERSION_FIELDS, null, null));
+    }
+
+    /** A definition given whole (the seed queries of the configuration, the examples), which must be runnable. */
+    public Definition define(String sql, JsonNode parameters, String connection, String description, String author,
+            int cacheTtl, List<String> tags) {
+        Definition d = check(new Input(sql.strip(), parameters, connection, description, author, cacheTtl, tags,
+                JSON.objectNode()));
+        d.requireRunnable();
+        return d;
+    }
+
+    /** The SQL's markers, read with its connection's lexical rules (the generic ones when it does not exist). */
+    public SqlText sqlText(String sql, String connection) {
+        Connection c = connection == null ? null : connections.get(connection).orElse(null);
+        return SqlText.parse(sql, c == null ? SqlDialectFamily.GENERIC.lexicalRules() : c.lexicalRules());
+    }
+
+    /** Null, or why the connection cannot be used. */
+    ApiException connectionProblem(String connection) {
+        if (connection == null || connection.isBlank()) {
+            return new ApiException(400, "connection_required", "connection_name is required.",
+                    Map.of("connection_name", "is required"));
+        }
+        if (connections.get(connection).isEmpty()) {
+            return new ApiException(400, "connection_not_found", "No connection named '" + connection + "'.",
+                    Map.of("connection_name", "names no configured connection"));
+        }
+        return null;
+    }
+
+    /** Null, or why the SQL is refused: its shape, then (on a known connection) the SQL guard for saving. */
+    ApiException sqlProblem(SqlText text, String connection) {
+        try {
+            SqlShape.checkShape(text, maxSqlLength);
+            Connection c = connection == null ? null : connections.get(connection).orElse(null);
+            if (c != null) {
+                guarding.checkForSaving(c, text.jdbcSql());
+            }
+            return null;
+        } catch (ApiException e) {
+            return e;
+        }
+    }
+
+    /** What the guard admits the SQL as on its connection, or null when it cannot tell. */
+    GuardResult verdict(SqlText text, String connection) {
+        Connection c = connection == null ? null : connections.get(connection).orElse(null);
+        if (c == null) {
+            return null;
+        }
+        try {
+            return guarding.checkForSaving(c, text.jdbcSql());
+        } catch (ApiException e) {
+            return null;
+        }
+    }
+
+    /** The SQL family of a connection, or null when there is no such connection. */
+    SqlDialectFamily family(String connection) {
+        return connection == null ? null : connections.get(connection).map(Connection::family).orElse(null);
+    }
+
+    /** The parameter rules; a rule that does not parse is refused as the original refuses it ({@code invalid_body}). */
+    static ParamRules rules(JsonNode parameters) {
+        try {
+            return ParamRules.parse(parameters);
+        } catch (ApiException e) {
+            throw new ApiException(400, "invalid_body", e.getMessage(), e.errors());
+        }
+    }
+
+    /** Null, or the markers and rules that do not match: declared but unused, used but undeclared. */
+    static ApiException markerProblem(ParamRules rules, SqlText text) {
+        try {
+            rules.checkAgainst(text.markerNames());
+            return null;
+        } catch (ApiException e) {
+            return new ApiException(400, "invalid_body", e.getMessage(), e.errors());
+        }
+    }
+
+    static ObjectNode object(JsonNode body) {
+        if (body == null || !body.isObject()) {
+            throw new ApiException(400, "invalid_body", "Request body must be a JSON object");
+        }
+        return (ObjectNode) body;
+    }
+
+    static ApiException invalid(String field, String message) {
+        return new ApiException(400, "invalid_body", message, Map.of(field, message));
+    }
+
+    private static boolean present(ObjectNode o, String field) {
+        JsonNode v = o.get(field);
+        return v != null && !v.isNull();
+    }
+
+    private static String text(ObjectNode o, String field, String problem) {
+        JsonNode v = o.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw invalid(field, problem);
+        }
+        return v.textValue();
+    }
+
+    /** A list of text (other members dropped) or one comma-separated text, as the original reads tags. */
+    static List<String> tags(JsonNode v) {
+        List<String> out = new ArrayList<>();
+        if (v == null || v.isNull()) {
+            return out;
+        }
+        if (v.isTextual()) {
+            for (String t : v.textValue().split(",")) {
+                if (!t.isBlank()) {
+                    out.add(t.strip());
+                }
+            }
+        } else if (v.isArray()) {
+            v.forEach(t -> {
+                if (t.isTextual()) {
+                    out.add(t.textValue());
+                }
+            });
+        } else {
+            throw invalid("tags", "tags must be a string or a list");
+        }
+        return out;
+    }
+
+    /** A cache TTL: a non-negative whole number of seconds; null or absent is 0 (no caching). */
+    static int cacheTtl(JsonNode v) {
+        if (v == null || v.isNull()) {
+            return 0;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToInt() || v.intValue() < 0) {
+            throw invalid("cache_ttl", "cache_ttl must be a non-negative integer number of seconds");
+        }
+        return v.intValue();
+    }
+
+    private static ObjectNode columns(JsonNode v) {
+        ObjectNode out = JSON.objectNode();
+        if (v == null || v.isNull()) {
+            return out;
+        }
+        if (!v.isObject()) {
+            throw invalid("columns", "columns must be a JSON object");
+        }
+        if (v.size() > MAX_COLUMN_DESCRIPTIONS) {
+            throw invalid("columns", "At most " + MAX_COLUMN_DESCRIPTIONS + " column descriptions");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            JsonNode d = e.getValue();
+            if (e.getKey().isEmpty() || e.getKey().length() > 128 || !d.isTextual() || d.textValue().length() > 2000) {
+                throw invalid("columns", "columns maps each result column (up to 128 characters) to its description"
+                        + " (text, up to 2000 characters)");
+            }
+            if (!d.textValue().isBlank()) {
+                out.put(e.getKey(), d.textValue().strip());
+            }
+        }
+        return out;
+    }
+}
