@@ -4,8 +4,10 @@
 #   2. installs/starts PostgreSQL, MariaDB, Redis, ClickHouse and Trino (scripts/test-services.sh start),
 #   3. exports the servers' addresses from the env file it writes (a QAG_* variable already set in the
 #      environment wins over the file),
-#   4. runs ./mvnw -B -ntp verify with any extra arguments, then (without extra arguments) the benchmark harness's
-#      smoke run, and exits with Maven's status (a failing smoke is reported; QAG_BENCH_SMOKE_STRICT=1 makes it fatal).
+#   4. runs ./mvnw -B -ntp verify with any extra arguments (python3-venv installed first when missing: the
+#      differential suite installs the Python original into a cached venv), prints the differential suite's summary,
+#      then (without extra arguments) the benchmark harness's smoke run, and exits with Maven's status (a failing
+#      smoke is reported; QAG_BENCH_SMOKE_STRICT=1 makes it fatal).
 # Works from any directory:  scripts/test.sh [extra maven args, e.g. -pl service -am]
 # Knobs: QAG_TEST_SERVICES (list passed to SERVICES, default all five), QAG_SKIP_SERVICES=1 (start nothing),
 #        QAG_ENV_FILE (default /tmp/qag-test-services.env).
@@ -39,7 +41,28 @@ fi
 echo "test.sh: server settings for the tests:"
 env | grep '^QAG_' | grep -v '^QAG_ENV_FILE=' | sort | sed 's/^/  /'
 
-./mvnw -B -ntp verify "$@" || exit $?
+# The differential suite (service DifferentialIT) installs the Python original into a venv with `python3 -m venv`:
+# Debian's python3 has no venv module without python3-venv.
+if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "test.sh: installing python3-venv (the differential suite's venv)"
+    { apt-get -o DPkg::Lock::Timeout=300 update -q && apt-get -o DPkg::Lock::Timeout=300 install -y -q python3-venv; } \
+      >/dev/null || echo "test.sh: WARNING: could not install python3-venv" >&2
+  else
+    echo "test.sh: WARNING: python3 has no venv module; the differential suite cannot install the original" >&2
+  fi
+fi
+
+started=$(date +%s)
+./mvnw -B -ntp verify "$@"
+rc=$?
+# The differential suite's summary (corpus size, equal and documented cases), when it ran in this build
+summary=service/target/compat/summary.md
+if [ -f "$summary" ] && [ "$(stat -c %Y "$summary")" -ge "$started" ]; then
+  echo "test.sh: differential suite against the Python original (every difference: service/target/compat/REPORT.md):"
+  sed 's/^/  /' "$summary"
+fi
+[ "$rc" -eq 0 ] || exit "$rc"
 
 # The benchmark harness's smoke (every block for 2 s) so it cannot rot; skipped when Maven got extra arguments
 # (a partial build) or with QAG_SKIP_BENCH_SMOKE=1. A failing smoke is reported loudly; it fails the run only with

@@ -1,5 +1,6 @@
 package io.queryapigate.bench;
 
+import io.queryapigate.dialect.testkit.PythonOriginal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -97,8 +98,7 @@ public final class BenchCli {
         run.addArgument("--out").help("results directory (default benchmarks/results/<date>)");
         run.addArgument("--jar").setDefault("service/target/queryapigate.jar").help("QueryAPIGate's fat jar");
         run.addArgument("--with-python").action(Arguments.storeTrue()).help("measure the Python original in --smoke too");
-        run.addArgument("--python-venv").setDefault(System.getProperty("user.home")
-                + "/.cache/queryapigate-bench/pyvenv-0.43.0");
+        run.addArgument("--python-venv").setDefault(PythonOriginal.defaultVenv().toString());
         run.addArgument("--gateway-cpus").setDefault("1");
         run.addArgument("--load-cpus").setDefault("0");
         run.addArgument("--db-cpus").setDefault("0");

@@ -1,6 +1,7 @@
 package io.queryapigate.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.dialect.testkit.Processes;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -138,7 +139,7 @@ final class BlockKit implements AutoCloseable {
             return;
         }
         String target = pgAffinityBefore.equals(o.dbCpus())
-                ? "0-" + (Integer.parseInt(Procs.run(5, "nproc", "--all").out().trim()) - 1) : pgAffinityBefore;
+                ? "0-" + (Integer.parseInt(Processes.run(5, "nproc", "--all").out().trim()) - 1) : pgAffinityBefore;
         for (long pid : Procs.tree(postmasterPid)) {
             Procs.pin(pid, target);
         }

@@ -1,14 +1,12 @@
 package io.queryapigate.bench;
 
+import io.queryapigate.dialect.testkit.Processes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** /proc readings and small process helpers (Linux only). */
@@ -17,31 +15,8 @@ final class Procs {
 
     private Procs() {}
 
-    record Output(int exit, String out) {}
-
-    /** Runs a command to completion (stdout and stderr together), with a time limit. */
-    static Output run(long timeoutSeconds, String... cmd) {
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            byte[] bytes;
-            try (var in = p.getInputStream()) {
-                bytes = in.readAllBytes();
-            }
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return new Output(-1, new String(bytes, StandardCharsets.UTF_8) + " (timed out)");
-            }
-            return new Output(p.exitValue(), new String(bytes, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            return new Output(-2, e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Output(-3, e.toString());
-        }
-    }
-
     private static double ticksPerSecond() {
-        Output o = run(5, "getconf", "CLK_TCK");
+        Processes.Output o = Processes.run(5, "getconf", "CLK_TCK");
         try {
             return Double.parseDouble(o.out().trim());
         } catch (RuntimeException e) {
@@ -142,48 +117,18 @@ final class Procs {
 
     /** The CPU list a process may run on ("0,1"), as taskset prints it. */
     static String affinity(long pid) {
-        Output o = run(10, "taskset", "-pc", Long.toString(pid));
+        Processes.Output o = Processes.run(10, "taskset", "-pc", Long.toString(pid));
         int colon = o.out().lastIndexOf(':');
         return o.exit() == 0 && colon > 0 ? o.out().substring(colon + 1).trim() : "";
     }
 
     /** Pins every thread of a process (taskset -a). */
     static boolean pin(long pid, String cpus) {
-        Output o = run(10, "taskset", "-a", "-pc", cpus, Long.toString(pid));
+        Processes.Output o = Processes.run(10, "taskset", "-a", "-pc", cpus, Long.toString(pid));
         return o.exit() == 0;
-    }
-
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     static long selfPid() {
         return ProcessHandle.current().pid();
-    }
-
-    /** Stops a process we started: SIGTERM, then SIGKILL after the grace period; by pid only. */
-    static void stop(Process p, long graceSeconds) {
-        if (p == null || !p.isAlive()) {
-            return;
-        }
-        List<ProcessHandle> kids = p.descendants().toList();
-        p.destroy();
-        try {
-            if (!p.waitFor(graceSeconds, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                p.waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        for (ProcessHandle k : kids) {
-            if (k.isAlive()) {
-                k.destroyForcibly();
-            }
-        }
     }
 }

@@ -1,6 +1,8 @@
 package io.queryapigate.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.dialect.testkit.Processes;
+import io.queryapigate.dialect.testkit.PythonOriginal;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -27,7 +29,6 @@ final class Runner {
     static final List<String> BLOCKS = List.of("direct", "gateway", "counts", "threads", "skew", "network", "python",
             "postgres", "warmup");
     static final int CALLERS = 32;
-    static final String PYTHON_SPEC = "queryapigate[server,mysql]==0.43.0";
 
     /** Everything a run is told on its command line. */
     record Options(int rounds, int duration, int singleDuration, int warmup, int startWarmup, Set<String> blocks,
@@ -216,7 +217,7 @@ final class Runner {
             if (o.smoke() && !o.withPython()) {
                 pythonProblem = "skipped in --smoke (add --with-python to include it)";
             } else {
-                pythonProblem = PythonEnv.ensure(o.venv(), PYTHON_SPEC);
+                pythonProblem = PythonOriginal.ensure(o.venv());
             }
         }
         kit = new BlockKit(s, pg, o, cost, results, work, jar, wrk, draws.get("uniform"), dbPid, warehouses);
@@ -278,7 +279,7 @@ final class Runner {
     private void restoreDb() {
         if (dbPid > 0 && dbAffinityBefore != null && !dbAffinityBefore.isEmpty()) {
             String target = dbAffinityBefore.equals(o.dbCpus())
-                    ? "0-" + (Integer.parseInt(Procs.run(5, "nproc", "--all").out().trim()) - 1) : dbAffinityBefore;
+                    ? "0-" + (Integer.parseInt(Processes.run(5, "nproc", "--all").out().trim()) - 1) : dbAffinityBefore;
             Procs.pin(dbPid, target);
         }
     }
@@ -329,10 +330,10 @@ final class Runner {
         e.put("clocksource", read("/sys/devices/system/clocksource/clocksource0/current_clocksource"));
         e.put("hostname", InetAddress.getLocalHost().getHostName());
         e.put("nproc", Runtime.getRuntime().availableProcessors() + " (this JVM, after pinning), "
-                + Procs.run(5, "nproc", "--all").out().trim() + " online");
+                + Processes.run(5, "nproc", "--all").out().trim() + " online");
         e.put("cpu_model", cpuModel());
         e.put("memory", memTotal());
-        e.put("kernel", Procs.run(5, "uname", "-srm").out().trim());
+        e.put("kernel", Processes.run(5, "uname", "-srm").out().trim());
         e.put("jdk", System.getProperty("java.vm.vendor") + " " + System.getProperty("java.runtime.version")
                 + " (" + System.getProperty("java.home") + ")");
         e.put("mariadb", scalar("SELECT CONCAT(VERSION(), ' ', @@version_comment)"));
@@ -341,8 +342,8 @@ final class Runner {
         e.put("mariadb_affinity_before", dbAffinityBefore);
         e.put("wrk", wrkVersion);
         e.put("connector_j", com.mysql.cj.Constants.CJ_VERSION);
-        e.put("git_commit", Procs.run(10, "git", "-C", o.repo().toString(), "rev-parse", "HEAD").out().trim());
-        e.put("git_uncommitted_paths", Procs.run(10, "git", "-C", o.repo().toString(), "status", "--porcelain")
+        e.put("git_commit", Processes.run(10, "git", "-C", o.repo().toString(), "rev-parse", "HEAD").out().trim());
+        e.put("git_uncommitted_paths", Processes.run(10, "git", "-C", o.repo().toString(), "status", "--porcelain")
                 .out().lines().count());
         e.put("gateway_jar", o.jar().toString());
         e.put("gateway_jar_mtime", Files.getLastModifiedTime(o.jar()).toInstant().toString());
@@ -380,7 +381,7 @@ final class Runner {
         e.putPOJO("options", opts);
         e.putPOJO("gateway_jvm_options", GatewayJvm.options());
         if (o.blocks().contains("python")) {
-            e.put("python", pythonProblem == null ? PythonEnv.versions(o.venv()) : pythonProblem);
+            e.put("python", pythonProblem == null ? PythonOriginal.versions(o.venv()) : pythonProblem);
         }
         Map<String, Object> sql = new LinkedHashMap<>();
         for (Workload.Query q : queries) {

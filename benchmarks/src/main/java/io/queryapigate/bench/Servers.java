@@ -1,6 +1,8 @@
 package io.queryapigate.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.queryapigate.dialect.testkit.Processes;
+import io.queryapigate.dialect.testkit.PythonOriginal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,22 +82,6 @@ final class Servers {
         void close();
     }
 
-    private static final boolean SETPRIV = Procs.run(5, "setpriv", "--help").out().contains("--pdeathsig");
-
-    /**
-     * A gateway must not outlive the harness: with util-linux's setpriv, the kernel sends it SIGTERM when the harness
-     * dies, even by SIGKILL (PR_SET_PDEATHSIG; gateways are started from the harness's main thread, which lives
-     * until the end).
-     */
-    static List<String> dieWithUs(List<String> cmd) {
-        if (!SETPRIV) {
-            return cmd;
-        }
-        List<String> out = new ArrayList<>(List.of("setpriv", "--pdeathsig", "TERM", "--"));
-        out.addAll(cmd);
-        return out;
-    }
-
     static String secret() {
         byte[] b = new byte[18];
         new SecureRandom().nextBytes(b);
@@ -137,8 +123,8 @@ final class Servers {
             this.connections = connections;
             this.dir = runDir.resolve("gw-" + o.label() + "-" + System.nanoTime());
             Files.createDirectories(dir);
-            this.port = Procs.freePort();
-            this.adminPort = Procs.freePort();
+            this.port = Processes.freePort();
+            this.adminPort = Processes.freePort();
             Path yml = dir.resolve("gateway.yml");
             Files.writeString(yml, yaml());
             // as scripts/run.sh starts it: the options of config/jvm.options (and --gateway-jvm-opts)
@@ -146,11 +132,11 @@ final class Servers {
             List<String> jvm = GatewayJvm.startOptions();
             cmd.addAll(jvm);
             cmd.addAll(List.of("-jar", jar.toString(), "server", yml.toString()));
-            this.process = new ProcessBuilder(dieWithUs(cmd)).directory(dir.toFile()).redirectErrorStream(true)
+            this.process = new ProcessBuilder(Processes.dieWithUs(cmd)).directory(dir.toFile()).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("gateway.log").toFile()).start();
             long t0 = System.nanoTime();
             if (!Http.waitUp(baseUrl() + "/health", process, 180)) {
-                String log = tail(dir.resolve("gateway.log"), 40);
+                String log = Processes.tail(dir.resolve("gateway.log"), 40);
                 close();
                 throw new IllegalStateException("QueryAPIGate (" + o.label() + ") did not start:\n" + log);
             }
@@ -287,12 +273,12 @@ final class Servers {
 
         @Override
         public void close() {
-            Procs.stop(process, 20);
+            Processes.stop(process, 20);
         }
 
         /** Stops it and waits up to this long for its exit (a JVM recording an AOT cache writes it as it exits). */
         void closeWaiting(int graceSeconds) {
-            Procs.stop(process, graceSeconds);
+            Processes.stop(process, graceSeconds);
         }
     }
 
@@ -313,27 +299,18 @@ final class Servers {
             this.o = o;
             this.dir = runDir.resolve("py-" + o.label() + "-" + System.nanoTime());
             Files.createDirectories(dir.resolve("home"));
-            this.port = Procs.freePort();
-            // As the image runs it (Dockerfile CMD + gunicorn_conf.py): one gthread worker, QUERYAPIGATE_THREADS
-            // threads, 120 s timeout, the access log on stdout
-            List<String> cmd = List.of("taskset", "-c", o.cpus(), venv.resolve("bin/gunicorn").toString(),
-                    "-c", "python:queryapigate.gunicorn_conf", "--bind", "127.0.0.1:" + port, "--workers", "1",
-                    "--worker-class", "gthread", "--timeout", "120", "--graceful-timeout", "30",
-                    "queryapigate.app:create_app()");
-            ProcessBuilder pb = new ProcessBuilder(dieWithUs(cmd)).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("gunicorn.log").toFile());
-            Map<String, String> env = pb.environment();
-            env.keySet().removeIf(k -> k.startsWith("QUERYAPIGATE_") || k.startsWith("SQL2API_"));
-            env.put("QUERYAPIGATE_HOME", dir.resolve("home").toString());
-            env.put("QUERYAPIGATE_API_KEY", adminKey);
+            this.port = Processes.freePort();
+            Map<String, String> env = new LinkedHashMap<>();
             env.put("QUERYAPIGATE_THREADS", Integer.toString(o.threads()));
             if (o.metadataCacheTtl() != null) {
                 env.put("QUERYAPIGATE_METADATA_CACHE_TTL", Double.toString(o.metadataCacheTtl()));
             }
+            ProcessBuilder pb = PythonOriginal.gunicorn(venv, List.of("taskset", "-c", o.cpus()), port,
+                    dir.resolve("home"), adminKey, env, dir.resolve("gunicorn.log"));
             this.process = pb.start();
             long t0 = System.nanoTime();
             if (!Http.waitUp(baseUrl() + "/health", process, 120)) {
-                String log = tail(dir.resolve("gunicorn.log"), 40);
+                String log = Processes.tail(dir.resolve("gunicorn.log"), 40);
                 close();
                 throw new IllegalStateException("the Python original (" + o.label() + ") did not start:\n" + log);
             }
@@ -348,7 +325,7 @@ final class Servers {
             conn.put("password", s.readerPassword());
             Http.require(Http.post(baseUrl() + "/api/v1/connections", adminKey, conn), 201);
             this.readerKey = publish(baseUrl(), adminKey, queries);
-            described.put("gateway", "queryapigate-python-0.43.0");
+            described.put("gateway", "queryapigate-python-" + PythonOriginal.VERSION);
             described.put("threads", o.threads());
             described.put("metadata_cache_ttl", o.metadataCacheTtl());
             described.put("cpus", o.cpus());
@@ -386,16 +363,7 @@ final class Servers {
 
         @Override
         public void close() {
-            Procs.stop(process, 20);
-        }
-    }
-
-    static String tail(Path f, int lines) {
-        try {
-            List<String> all = Files.readAllLines(f);
-            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-        } catch (IOException e) {
-            return "(no log: " + e + ")";
+            Processes.stop(process, 20);
         }
     }
 }

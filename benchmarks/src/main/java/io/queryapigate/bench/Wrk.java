@@ -2,6 +2,7 @@ package io.queryapigate.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.dialect.testkit.Processes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -43,14 +44,14 @@ final class Wrk {
 
     /** Installs wrk from Debian when it is missing; returns its version line or throws. */
     static String ensureInstalled() {
-        Procs.Output v = Procs.run(10, "wrk", "--version");
+        Processes.Output v = Processes.run(10, "wrk", "--version");
         if (v.exit() < 0 || !v.out().contains("wrk")) {
             System.err.println("wrk not found: apt-get install -y wrk");
-            Procs.Output o = Procs.run(600, "sh", "-c", "DEBIAN_FRONTEND=noninteractive apt-get install -y wrk");
+            Processes.Output o = Processes.run(600, "sh", "-c", "DEBIAN_FRONTEND=noninteractive apt-get install -y wrk");
             if (o.exit() != 0) {
                 throw new IllegalStateException("could not install wrk: " + o.out());
             }
-            v = Procs.run(10, "wrk", "--version");
+            v = Processes.run(10, "wrk", "--version");
         }
         return v.out().lines().findFirst().orElse("wrk").trim();
     }

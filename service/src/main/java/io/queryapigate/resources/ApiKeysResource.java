@@ -274,7 +274,7 @@ public class ApiKeysResource {
         o.set("allowed_ips", mapper.valueToTree(g.allowedIps()));
         o.set("mask", g.mask().isEmpty() ? null : mapper.valueToTree(g.mask()));
         o.set("max_concurrent", mapper.valueToTree(g.maxConcurrent()));
-        o.set("query_timeout", mapper.valueToTree(g.queryTimeout()));
+        o.set("query_timeout", g.queryTimeout() == null ? null : seconds(g.queryTimeout()));
         o.set("max_rows", mapper.valueToTree(g.maxRows()));
         o.set("quota", mapper.valueToTree(g.quota()));
         o.put("active", row.active());
@@ -305,12 +305,21 @@ public class ApiKeysResource {
         return names.equals(List.of("*")) ? mapper.getNodeFactory().textNode("*") : mapper.valueToTree(names);
     }
 
+    /** Seconds as the original writes them: {@code 10}, {@code 2.5} (never {@code 1E+1} nor {@code 10.0}). */
+    private JsonNode seconds(BigDecimal value) {
+        BigDecimal plain = value.stripTrailingZeros();
+        return plain.scale() <= 0 ? mapper.getNodeFactory().numberNode(plain.longValueExact())
+                : mapper.getNodeFactory().numberNode(new BigDecimal(plain.toPlainString()));
+    }
+
     private ObjectNode effectiveLimits(Grants g) {
         ObjectNode o = mapper.createObjectNode();
         o.set("max_concurrent", mapper.valueToTree(g.maxConcurrent()));
         BigDecimal own = g.queryTimeout();
-        o.put("query_timeout", own == null ? server.queryTimeoutSeconds()
-                : Math.min(own.doubleValue(), server.queryTimeoutSeconds()));
+        // as the original's min(own, server): the key's own as written, or the server's as a float (30.0)
+        boolean ownIsLower = own != null && own.doubleValue() < server.queryTimeoutSeconds();
+        o.set("query_timeout", ownIsLower ? seconds(own)
+                : mapper.getNodeFactory().numberNode(server.queryTimeoutSeconds()));
         ObjectNode rows = o.putObject("max_rows");
         Integer maxRows = g.maxRows();
         rows.put("page", maxRows == null ? server.maxPageSize() : Math.min(maxRows, server.maxPageSize()));
