@@ -184,7 +184,7 @@ final class PythonGrants {
     /** A query grant by the query's name here; dropped (with a warning) when that query is not imported. */
     private static void grantQuery(String name, Context context, TreeSet<String> out, List<String> warnings) {
         if (!context.queries().containsKey(name)) {
-            if (Names.VALID.matcher(name).matches()) {
+            if (Names.validQuery(name).equals(name)) {
                 out.add(name); // names no query (yet), as in the original
             }
             return;

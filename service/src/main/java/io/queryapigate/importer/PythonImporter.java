@@ -46,6 +46,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -142,7 +143,7 @@ public final class PythonImporter {
 
         Set<String> assigned = new HashSet<>();
         List<QueryItem> queries = new ArrayList<>();
-        for (PyQuery q : validNamesFirst(source.queries(), PyQuery::name)) {
+        for (PyQuery q : validNamesFirst(source.queries(), q -> Names.validQuery(q.name()).equals(q.name()))) {
             queries.add(resolve(convert(q, connectionNames), o.onConflict(), assigned));
         }
         queries.sort(Comparator.comparing(QueryItem::name));
@@ -160,7 +161,7 @@ public final class PythonImporter {
         PythonGrants.Context context = new PythonGrants.Context(queryNames, collections, connectionNames, maskingKey);
         Set<String> assignedKeys = new HashSet<>();
         List<KeyItem> keys = new ArrayList<>();
-        for (PyKey k : validNamesFirst(source.keys(), PyKey::name)) {
+        for (PyKey k : validNamesFirst(source.keys(), k -> Names.validKey(k.name()).equals(k.name()))) {
             keys.add(resolve(k, PythonGrants.convert(k, context), queries, o.onConflict(), assignedKeys, o.zone()));
         }
         keys.sort(Comparator.comparing(KeyItem::name));
@@ -168,10 +169,10 @@ public final class PythonImporter {
         return new ImportPlan(source, yaml, queries, keys, runs);
     }
 
-    /** Names valid here keep them: those that must change ({@link Names#valid}) come after, and yield. */
-    private static <T> List<T> validNamesFirst(List<T> items, java.util.function.Function<T, String> name) {
+    /** Names valid here keep them: those that must change ({@link Names}) come after, and yield. */
+    private static <T> List<T> validNamesFirst(List<T> items, Predicate<T> validHere) {
         List<T> out = new ArrayList<>(items);
-        out.sort(Comparator.comparing(t -> !Names.VALID.matcher(name.apply(t)).matches()));
+        out.sort(Comparator.comparing(t -> !validHere.test(t)));
         return out;
     }
 

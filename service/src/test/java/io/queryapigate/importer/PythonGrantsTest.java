@@ -73,7 +73,7 @@ class PythonGrantsTest {
         PythonGrants.Converted c = convert("{\"connections\": [], \"queries\": [\"film\", \"by rating\","
                 + " {\"name\": \"sales\", \"allow_writes\": true}, \"not yet made\"]}");
         Caller k = caller(c);
-        assertThat(c.grants().queries()).containsExactly("by_rating", "film", "sales");
+        assertThat(c.grants().queries()).containsExactly("by_rating", "film", "not yet made", "sales");
         assertThat(k.canRunQuery("film", "demo")).isTrue();
         assertThat(k.canRunQuery("by_rating", "demo")).isTrue();
         assertThat(k.canRunQuery("other", "demo")).isFalse();
