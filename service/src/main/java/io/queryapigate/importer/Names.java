@@ -1,10 +1,10 @@
 package io.queryapigate.importer;
 
+import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.keys.KeyFields;
 import io.queryapigate.queries.SavedQueries;
+import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Names as this gateway spells them. The original allows spaces and any script's letters in names ({@code [\w .-]}).
@@ -13,17 +13,17 @@ import java.util.regex.Pattern;
  * starting with a letter or digit. A character a name cannot have becomes {@code _}.
  */
 final class Names {
-    static final Pattern VALID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
-    /** Key names this gateway keeps for itself (the audit trail's actors). */
-    static final Set<String> RESERVED_KEYS = Set.of("admin", "cli", "startup");
     /** The suffix a renamed import gets ({@code --on-conflict rename}): {@code name-py}, {@code name-py2}, ... */
     static final String RENAME_SUFFIX = "-py";
 
     private Names() {}
 
-    /** The name here for an original's name: itself when valid, else with every other character made {@code _}. */
+    /**
+     * The name here for an original's name by the strictest rule, a connection's ({@link ConnectionRegistry#NAME}):
+     * itself when valid, else with every other character made {@code _}.
+     */
     static String valid(String name) {
-        if (VALID.matcher(name).matches()) {
+        if (ConnectionRegistry.NAME.matcher(name).matches()) {
             return name;
         }
         StringBuilder b = new StringBuilder();
@@ -40,12 +40,14 @@ final class Names {
 
     /** A key name here: the original's when this gateway accepts it ({@link KeyFields#name}), else made valid. */
     static String validKey(String name) {
-        try {
-            return KeyFields.name(name);
-        } catch (IllegalArgumentException e) {
-            String s = valid(name);
-            return RESERVED_KEYS.contains(s.toLowerCase(Locale.ROOT)) ? s + RENAME_SUFFIX : s;
+        for (String candidate : List.of(name, valid(name))) {
+            try {
+                return KeyFields.name(candidate);
+            } catch (IllegalArgumentException e) {
+                // not accepted here (a name the gateway keeps for itself): the next candidate
+            }
         }
+        return valid(name) + RENAME_SUFFIX;
     }
 
     /** The n-th renamed form of a name (1: {@code name-py}, 2: {@code name-py2}), at most 100 characters. */
