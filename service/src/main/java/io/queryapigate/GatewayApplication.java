@@ -15,6 +15,7 @@ import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.ClientAddress;
 import io.queryapigate.cli.DialectsCommand;
 import io.queryapigate.cli.GatewayCheckCommand;
+import io.queryapigate.cli.ImportPythonCommand;
 import io.queryapigate.cli.MigrateStoreCommand;
 import io.queryapigate.config.SeedQuery;
 import io.queryapigate.events.EventLog;
@@ -103,6 +104,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
         bootstrap.addCommand(new DialectsCommand());
         bootstrap.addCommand(new MigrateStoreCommand());
+        bootstrap.addCommand(new ImportPythonCommand());
     }
 
     @Override

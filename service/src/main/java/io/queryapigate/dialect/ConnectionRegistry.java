@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +25,8 @@ import org.slf4j.LoggerFactory;
  * closes them all at shutdown.
  */
 public final class ConnectionRegistry implements Managed {
+    /** A connection's name: 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit. */
+    public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionRegistry.class);
 
     /**
@@ -72,7 +75,7 @@ public final class ConnectionRegistry implements Managed {
 
     private static Connection connect(DialectRegistry registry, String name, ConnectionConfig c,
             Duration serverTimeout, long maxRows, Path home) {
-        if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,99}")) {
+        if (!NAME.matcher(name).matches()) {
             throw new IllegalStateException("connections." + name + ": a connection name is 1-100 letters,"
                     + " digits, '.', '_' or '-', starting with a letter or digit");
         }

@@ -164,6 +164,14 @@ public final class Definitions {
                 in.cacheTtl(), in.tags(), in.details(), problems);
     }
 
+    /**
+     * A version given whole, as a request body gives it (the importer, from the Python original's store), checked as
+     * saving a draft checks it: what only keeps it from running (an unknown connection) is in its problems.
+     */
+    public Definition draft(JsonNode body) {
+        return check(read(body, VERSION_FIELDS, null, null));
+    }
+
     /** A definition given whole (the seed queries of the configuration, the examples), which must be runnable. */
     public Definition define(String sql, JsonNode parameters, String connection, String description, String author,
             int cacheTtl, List<String> tags) {

@@ -75,6 +75,17 @@ public interface HistoryDao {
     @SqlQuery("SELECT COUNT(*) FROM events WHERE key_id = :keyId")
     long countEventsOfKey(@Bind("keyId") long keyId);
 
+    /** Every kept run of a query, oldest first (imports compare against them). */
+    @SqlQuery("SELECT id, query_id, version, at_ms, request_id, key_id, connection, status, rows_out, duration_us,"
+            + " error_code, CAST(NULL AS BIGINT) AS sql_hash FROM run_history WHERE query_id = :queryId ORDER BY id")
+    List<RunRow> runsOf(@Bind("queryId") long queryId);
+
+    /** One run written as it is (imports; calls are written by {@link EventBatchWriter}); its id is ignored. */
+    @SqlUpdate("INSERT INTO run_history (query_id, version, at_ms, request_id, key_id, connection, status, rows_out,"
+            + " duration_us, error_code) VALUES (:queryId, :version, :atMs, :requestId, :keyId, :connection, :status,"
+            + " :rowsOut, :durationUs, :errorCode)")
+    void insertRun(@BindMethods RunRow run);
+
     @SqlUpdate("DELETE FROM events WHERE at_ms < :before")
     int deleteEventsBefore(@Bind("before") long before);
 
