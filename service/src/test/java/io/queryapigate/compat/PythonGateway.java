@@ -1,36 +1,30 @@
 package io.queryapigate.compat;
 
 import io.queryapigate.dialect.testkit.Processes;
-import io.queryapigate.dialect.testkit.PythonOriginal;
-import io.queryapigate.testing.Http;
+import io.queryapigate.testing.TestingPython;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The Python original under gunicorn in a fresh home, with its own DuckDB file built from the demo script by the
- * venv's own {@code duckdb} module (the two gateways' DuckDB versions need not read each other's files).
+ * The Python original ({@link TestingPython}) in a fresh home, with its own DuckDB file built from the demo script by
+ * the venv's own {@code duckdb} module (the two gateways' DuckDB versions need not read each other's files).
  */
 final class PythonGateway implements AutoCloseable {
     private final Path dir;
     private final Path duckdb;
-    private final Process process;
-    private final int port;
+    private final TestingPython python;
 
-    private PythonGateway(Path dir, Path duckdb, Process process, int port) {
+    private PythonGateway(Path dir, Path duckdb, TestingPython python) {
         this.dir = dir;
         this.duckdb = duckdb;
-        this.process = process;
-        this.port = port;
+        this.python = python;
     }
 
     static PythonGateway start(Path venv, String adminKey, Path script) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("qag-compat-py-");
-        Path home = Files.createDirectories(dir.resolve("home"));
         Path duckdb = dir.resolve("demo.duckdb");
         Processes.Output built = Processes.run(120, venv.resolve("bin/python").toString(), "-c",
                 "import duckdb, sys\n"
@@ -40,21 +34,11 @@ final class PythonGateway implements AutoCloseable {
         if (built.exit() != 0) {
             throw new IllegalStateException("could not build " + duckdb + " from " + script + ": " + built.out());
         }
-        int port = Processes.freePort();
-        Path log = dir.resolve("gunicorn.log");
-        Process process = PythonOriginal.gunicorn(venv, List.of(), port, home, adminKey, Map.of(), log).start();
-        PythonGateway gateway = new PythonGateway(dir, duckdb, process, port);
-        try {
-            new Http(gateway.baseUrl()).awaitHealth(process, log);
-        } catch (AssertionError | RuntimeException e) {
-            gateway.close();
-            throw e;
-        }
-        return gateway;
+        return new PythonGateway(dir, duckdb, TestingPython.start(venv, dir.resolve("home"), adminKey));
     }
 
     String baseUrl() {
-        return "http://127.0.0.1:" + port;
+        return python.url();
     }
 
     /** Its DuckDB file, for the corpus' connection setup ({@code ${duckdb_file}}). */
@@ -64,13 +48,13 @@ final class PythonGateway implements AutoCloseable {
 
     /** The last lines of its log. */
     String log() {
-        return Processes.tail(dir.resolve("gunicorn.log"), 30);
+        return python.log();
     }
 
     /** Stops it and removes its directory (home, DuckDB file, log). */
     @Override
     public void close() {
-        Processes.stop(process, 10);
+        python.close();
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         } catch (IOException e) {

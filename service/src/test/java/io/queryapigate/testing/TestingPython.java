@@ -17,10 +17,12 @@ import org.junit.jupiter.api.Assumptions;
 public final class TestingPython implements AutoCloseable {
     private final Process process;
     private final String url;
+    private final Path log;
 
-    private TestingPython(Process process, String url) {
+    private TestingPython(Process process, String url, Path log) {
         this.process = process;
         this.url = url;
+        this.log = log;
     }
 
     /** The virtualenv, installed when missing. */
@@ -46,7 +48,7 @@ public final class TestingPython implements AutoCloseable {
         int port = Processes.freePort();
         Path log = home.resolveSibling(home.getFileName() + "-gunicorn.log");
         Process process = PythonOriginal.gunicorn(venv, List.of(), port, home, adminKey, settings, log).start();
-        TestingPython py = new TestingPython(process, "http://127.0.0.1:" + port);
+        TestingPython py = new TestingPython(process, "http://127.0.0.1:" + port, log);
         try {
             new Http(py.url).awaitHealth(process, log);
         } catch (AssertionError | RuntimeException | IOException | InterruptedException e) {
@@ -58,6 +60,11 @@ public final class TestingPython implements AutoCloseable {
 
     public String url() {
         return url;
+    }
+
+    /** The last lines of its log. */
+    public String log() {
+        return Processes.tail(log, 30);
     }
 
     /** Stops it as its image's stop does (SIGTERM: it writes the runs still queued), then waits for it. */
