@@ -142,7 +142,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         SavedQueries savedQueries = new SavedQueries(store, cache, new Definitions(guarding, connections, maxSql),
                 events, mapper, clock);
         seed(config, savedQueries);
-        Examples examples = new Examples(store, savedQueries, connections, cache, mapper, clock, home);
+        ApiKeys apiKeys = new ApiKeys(store.keys(), cache, quotas, mapper, clock);
+        Examples examples = new Examples(store, savedQueries, apiKeys, connections, cache, mapper, clock, home);
         examples.restore();
 
         registerAdmin(config, environment);
@@ -179,7 +180,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new CacheEntriesResource(new CacheEntries(responses, clock)));
         jersey.register(new CollectionsResource(collections, new PostmanExport(collections, savedQueries)));
         jersey.register(new ExamplesResource(examples));
-        jersey.register(new ApiKeysResource(new ApiKeys(store.keys(), cache, quotas, mapper, clock), quotas,
+        jersey.register(new ApiKeysResource(apiKeys, quotas,
                 connections, mapper, clock,
                 config.getSecurity().getMaskingKey() != null && !config.getSecurity().getMaskingKey().isBlank(),
                 new ApiKeysResource.ServerLimits(config.getLimits().queryTimeoutValue().toMillis() / 1000.0,

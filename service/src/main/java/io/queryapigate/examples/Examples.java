@@ -1,11 +1,10 @@
 package io.queryapigate.examples;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.auth.Grants;
-import io.queryapigate.auth.KeyHasher;
+import io.queryapigate.keys.ApiKeys;
 import io.queryapigate.config.ConnectionConfig;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.errors.ApiException;
@@ -49,16 +48,18 @@ public final class Examples {
 
     private final Store store;
     private final SavedQueries saved;
+    private final ApiKeys keys;
     private final ConnectionRegistry connections;
     private final MetadataCache cache;
     private final ObjectMapper mapper;
     private final Clock clock;
     private final Path home;
 
-    public Examples(Store store, SavedQueries saved, ConnectionRegistry connections, MetadataCache cache,
-            ObjectMapper mapper, Clock clock, Path home) {
+    public Examples(Store store, SavedQueries saved, ApiKeys keys, ConnectionRegistry connections,
+            MetadataCache cache, ObjectMapper mapper, Clock clock, Path home) {
         this.store = store;
         this.saved = saved;
+        this.keys = keys;
         this.connections = connections;
         this.cache = cache;
         this.mapper = mapper;
@@ -172,11 +173,9 @@ public final class Examples {
         removed.putArray("roles");
         ArrayNode removedKeys = removed.putArray("keys");
         for (String k : examples().names(ExampleDao.KEY)) {
-            store.keys().findByName(k).ifPresent(row -> {
-                store.jdbi().useHandle(h -> h.createUpdate("DELETE FROM api_keys WHERE id = :id")
-                        .bind("id", row.id()).execute());
-                cache.invalidateKey(row.keyHash());
-            });
+            if (store.keys().findByName(k).isPresent()) {
+                keys.delete(k, null);
+            }
             examples().unmark(ExampleDao.KEY, k);
             removedKeys.add(k);
         }
@@ -254,15 +253,7 @@ public final class Examples {
                 .filter(k -> k.name().equals(name)).findFirst().orElseThrow().rateLimit());
         Grants grants = new Grants(List.of(), ExampleApis.queriesOf(name), false, false, null, null, null, null, rate,
                 null, null, null, null);
-        String secret = KeyHasher.newSecret();
-        try {
-            store.keys().insert(new ApiKeyRow(0, name, KeyHasher.hashHex(secret), KeyHasher.displayPrefix(secret),
-                    mapper.writeValueAsString(grants), null, true, clock.millis(), null));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-        cache.invalidateKey(KeyHasher.hashHex(secret));
-        return secret;
+        return keys.create(name, new ApiKeys.State(grants, null, true)).secret();
     }
 
     /**
