@@ -18,8 +18,14 @@ import java.util.Map;
 public final class PythonOriginal {
     /** The release every comparison is made against. */
     public static final String VERSION = "0.43.0";
-    /** What pip installs: the server extra (gunicorn) and the MySQL driver (the benchmarks' database). */
-    public static final String SPEC = "queryapigate[server,mysql]==" + VERSION;
+    /**
+     * What pip installs: the server extra (gunicorn), the MySQL driver (the benchmarks' database), DuckDB (the
+     * differential suite's data), the PostgreSQL driver (the importer's test of a PostgreSQL store) and sqlglot
+     * (its {@code flow} route).
+     */
+    public static final String SPEC = "queryapigate[server,mysql,duckdb,postgres,flow]==" + VERSION;
+    /** The modules of {@link #SPEC}'s extras, checked in an existing venv. */
+    private static final String MODULES = "gunicorn, mysql.connector, duckdb, psycopg2, sqlglot";
 
     private PythonOriginal() {}
 
@@ -53,9 +59,11 @@ public final class PythonOriginal {
             return null;
         }
         System.err.println("installing the Python original: python3 -m venv " + venv + " && pip install '" + SPEC + "'");
-        Processes.Output mk = Processes.run(300, "python3", "-m", "venv", venv.toString());
-        if (mk.exit() != 0) {
-            return "`python3 -m venv " + venv + "` failed (exit " + mk.exit() + "): " + abbreviate(mk.out());
+        if (!Files.isExecutable(venv.resolve("bin/pip"))) {
+            Processes.Output mk = Processes.run(300, "python3", "-m", "venv", venv.toString());
+            if (mk.exit() != 0) {
+                return "`python3 -m venv " + venv + "` failed (exit " + mk.exit() + "): " + abbreviate(mk.out());
+            }
         }
         Processes.Output pip = Processes.run(1200, venv.resolve("bin/pip").toString(), "install", "-q",
                 "--disable-pip-version-check", SPEC);
@@ -68,10 +76,11 @@ public final class PythonOriginal {
         return null;
     }
 
+    /** That version, and the modules of every extra (an older venv of the benchmarks' lacks some). */
     private static boolean installed(Path venv) {
         Processes.Output o = Processes.run(60, venv.resolve("bin/python").toString(), "-c",
-                "import importlib.metadata as m; print(m.version('queryapigate'))");
-        return o.exit() == 0 && o.out().trim().equals(VERSION);
+                "import importlib.metadata as m\nimport " + MODULES + "\nprint(m.version('queryapigate'))");
+        return o.exit() == 0 && o.out().trim().endsWith(VERSION);
     }
 
     /** Python, gunicorn, Flask, the MySQL driver and the original's own version, as installed. */
