@@ -172,7 +172,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new HealthResource(version(), clock));
         jersey.register(new QueryResource(queries, callLimits.paging()));
         jersey.register(new ExecuteSqlResource(queries, callLimits.paging()));
-        RunHistory history = new RunHistory(store, events);
+        RunHistory history = new RunHistory(store, events, quotas);
         QueryCollections collections = new QueryCollections(savedQueries);
         jersey.register(new QueriesResource(savedQueries, new QueryViews(savedQueries),
                 new QueryAnalysis(savedQueries.definitions()), history));

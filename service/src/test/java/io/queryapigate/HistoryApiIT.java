@@ -133,6 +133,17 @@ class HistoryApiIT {
     }
 
     @Test
+    void forgettingACallerAlsoForgetsItsQuotaCounts() {
+        String limited = http.key("forget-quota", Map.of("connections", List.of("demo"),
+                "quota", Map.of("calls", 1, "per", "day")));
+        assertThat(http.get("/q/film?film_id=3", limited).status()).isEqualTo(200);
+        http.get("/q/film?film_id=3", limited).assertRefused(429, "quota_exceeded");
+        JsonNode forgotten = http.request("DELETE", "/api/v1/history?caller=forget-quota", ADMIN, null).json();
+        assertThat(forgotten.get("usage_periods").asInt()).isBetween(0, 2); // 0 while not yet written to the store
+        assertThat(http.get("/q/film?film_id=3", limited).status()).as("the day's count starts again").isEqualTo(200);
+    }
+
+    @Test
     void forgettingACallerDeletesTheirRunsAndEvents() {
         String gone = http.key("forget-me", Map.of("connections", List.of("demo"), "adhoc_sql", true));
         http.get("/q/film?film_id=3", gone);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.events.EventLog;
+import io.queryapigate.limits.Quotas;
 import io.queryapigate.http.ServerTime;
 import io.queryapigate.store.ApiKeyRow;
 import io.queryapigate.store.HistoryDao;
@@ -34,10 +35,12 @@ public final class RunHistory {
 
     private final Store store;
     private final EventLog events;
+    private final Quotas quotas;
 
-    public RunHistory(Store store, EventLog events) {
+    public RunHistory(Store store, EventLog events, Quotas quotas) {
         this.store = store;
         this.events = events;
+        this.quotas = quotas;
     }
 
     /** The filters of a history page, as the query string gave them (null or empty: absent). */
@@ -81,8 +84,7 @@ public final class RunHistory {
 
     /**
      * Deletes every run and event of one caller (a key's name; {@code admin} for the administrator key), or counts
-     * them ({@code dryRun}): {@code {"runs", "events", "usage_periods"}}. Usage counts live in the rate limiter, not
-     * here: {@code usage_periods} is 0.
+     * them ({@code dryRun}): {@code {"runs", "events", "usage_periods"}}, its quota counts forgotten too.
      */
     public ObjectNode forget(String caller, boolean dryRun) {
         if (blank(caller)) {
@@ -93,12 +95,15 @@ public final class RunHistory {
         events.flushAll();
         long runs = 0;
         long calls = 0;
+        int periods = 0;
         if (keyId != null) {
             HistoryDao dao = store.history();
             if (dryRun) {
                 runs = dao.countRunsOfKey(keyId);
                 calls = dao.countEventsOfKey(keyId);
+                periods = quotas.periodsOf(keyId);
             } else {
+                periods = quotas.forget(keyId);
                 long[] counts = store.jdbi().inTransaction(h -> {
                     HistoryDao tx = h.attach(HistoryDao.class);
                     return new long[] {tx.deleteRunsOfKey(keyId), tx.deleteEventsOfKey(keyId)};
@@ -107,7 +112,7 @@ public final class RunHistory {
                 calls = counts[1];
             }
         }
-        return JSON.objectNode().put("runs", runs).put("events", calls).put("usage_periods", 0);
+        return JSON.objectNode().put("runs", runs).put("events", calls).put("usage_periods", periods);
     }
 
     /** The filter a request asks for, or null when it names a key that does not exist (an empty page). */

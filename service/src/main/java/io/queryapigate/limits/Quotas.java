@@ -140,13 +140,19 @@ public final class Quotas implements Managed {
         return per.equals("day") ? p.day : p.month;
     }
 
-    /** Forgets a key's counts: this process's, the store's and Redis's. */
-    public void forget(long keyId) {
+    /** Forgets a key's counts: this process's, the store's and Redis's; returns the periods the store had. */
+    public int forget(long keyId) {
         counts.keySet().removeIf(s -> s.keyId == keyId);
-        store.forget(keyId);
+        int periods = store.forget(keyId);
         if (shared != null) {
             shared.forget(keyId, period("day").key(), period("month").key());
         }
+        return periods;
+    }
+
+    /** The periods the store counts for a key (what {@link #forget} would remove). */
+    public int periodsOf(long keyId) {
+        return store.periodsOf(keyId);
     }
 
     /**

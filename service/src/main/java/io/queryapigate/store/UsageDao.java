@@ -30,4 +30,7 @@ public interface UsageDao {
 
     @SqlUpdate("DELETE FROM usage_counters WHERE key_id = :keyId")
     int forget(@Bind("keyId") long keyId);
+
+    @org.jdbi.v3.sqlobject.statement.SqlQuery("SELECT count(*) FROM usage_counters WHERE key_id = :keyId")
+    int periodsOf(@Bind("keyId") long keyId);
 }
