@@ -5,12 +5,9 @@ import io.queryapigate.errors.ApiException;
 import io.queryapigate.sql.SqlDialectFamily;
 import io.queryapigate.sql.SqlTail;
 import io.queryapigate.sql.SqlTail.Operand;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -77,13 +74,7 @@ public final class Paging {
 
     private final int maxPageSize;
     private final int defaultPageSize;
-    private final Map<String, Plan> plans = java.util.Collections.synchronizedMap(
-            new LinkedHashMap<>(64, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, Plan> eldest) {
-                    return size() > PLAN_CACHE_SIZE;
-                }
-            });
+    private final Map<PlanKey, Plan> plans = new ConcurrentHashMap<>();
 
     /**
      * @param maxPageSize the largest {@code page_size} accepted
@@ -193,43 +184,36 @@ public final class Paging {
      * @throws ApiException 400 {@code invalid_paging} when the statement is not a single SELECT
      */
     public PagedSql rewrite(String sql, PageRequest request, SqlDialectFamily fam, LexicalRules rules) {
-        SqlTail tail = SqlTail.lex(sql, rules);
-        if (tail.end == 0 || tail.multiple || tail.unterminated) {
-            throw notPageable();
-        }
-        // parsing is the expensive part (JSqlParser: milliseconds): how a statement is paged does not depend on
-        // the page, so it is decided once per statement text and remembered
-        String key = planKey(fam, rules, sql);
+        // lexing and parsing (JSqlParser: milliseconds) do not depend on the page: how a statement is paged is
+        // decided once per statement text and remembered, with its lexed tail; a saved query's text is the same
+        // String every call, so the lookup hashes nothing new
+        PlanKey key = new PlanKey(fam, rules, sql);
         Plan plan = plans.get(key);
         if (plan == null) {
-            plan = analyse(tail, fam, rules, request);
+            SqlTail tail = SqlTail.lex(sql, rules);
+            plan = tail.end == 0 || tail.multiple || tail.unterminated ? Plan.NOT_PAGEABLE
+                    : new Plan(analyse(tail, fam, rules, request), tail);
+            if (plans.size() >= PLAN_CACHE_SIZE) {
+                plans.clear();
+            }
             plans.put(key, plan);
         }
-        if (plan == Plan.NOT_PAGEABLE) {
+        if (plan.mode() == null) {
             throw notPageable();
         }
-        return build(plan.mode, tail, fam, request);
+        return build(plan.mode(), plan.tail(), fam, request);
     }
 
-    /** How a statement is paged; {@link #NOT_PAGEABLE} for statements that cannot be. */
-    private record Plan(PagedSql.Mode mode) {
-        static final Plan NOT_PAGEABLE = new Plan(null);
-    }
+    private record PlanKey(SqlDialectFamily fam, LexicalRules rules, String sql) {}
 
-    private static String planKey(SqlDialectFamily fam, LexicalRules rules, String sql) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update((fam.name() + ' ' + rules.name() + ' ' + rules.features()).getBytes(StandardCharsets.UTF_8));
-            sha.update((byte) 0);
-            sha.update(sql.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(sha.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+    /** How a statement is paged, and its lexed tail; {@link #NOT_PAGEABLE} for statements that cannot be. */
+    private record Plan(PagedSql.Mode mode, SqlTail tail) {
+        static final Plan NOT_PAGEABLE = new Plan(null, null);
     }
 
     /** Decides how to page the statement, checking each text edit by parsing its result. */
-    private static Plan analyse(SqlTail tail, SqlDialectFamily fam, LexicalRules rules, PageRequest request) {
+    private static PagedSql.Mode analyse(SqlTail tail, SqlDialectFamily fam, LexicalRules rules,
+            PageRequest request) {
         SqlTail.Window lexed = tail.window();
         // what is it? the parser decides; the lexer's window helps where JSqlParser cannot read it
         Select reference = null; // the statement (or its body before the window) as parsed
@@ -238,7 +222,7 @@ public final class Paging {
         Statement parsed = parseSql(tail.parserText(tail.end), fam);
         if (parsed != null) {
             if (!(parsed instanceof Select s) || writesInto(s)) {
-                return Plan.NOT_PAGEABLE;
+                return null;
             }
             reference = s;
             originalText = s.toString();
@@ -251,10 +235,10 @@ public final class Paging {
             }
         }
         if (reference == null) {
-            return SELECT_KEYWORDS.contains(tail.firstKeyword()) ? new Plan(PagedSql.Mode.CLIENT) : Plan.NOT_PAGEABLE;
+            return SELECT_KEYWORDS.contains(tail.firstKeyword()) ? PagedSql.Mode.CLIENT : null;
         }
         if (fam == SqlDialectFamily.GENERIC || lockingOrOddTail(reference) || tail.hasTrailingClauses(fam)) {
-            return new Plan(PagedSql.Mode.CLIENT);
+            return PagedSql.Mode.CLIENT;
         }
         String expected = withoutWindow(reference); // the statement, window aside (reference is spent now)
         PagedSql.Mode mode = null;
@@ -270,7 +254,7 @@ public final class Paging {
             mode = wrapChecks(build(PagedSql.Mode.WRAPPED, tail, fam, request), tail, fam, rules, originalText)
                     ? PagedSql.Mode.WRAPPED : PagedSql.Mode.CLIENT;
         }
-        return new Plan(mode);
+        return mode;
     }
 
     /** The statement to run for a page, by mode. */
