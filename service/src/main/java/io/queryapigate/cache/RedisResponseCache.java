@@ -1,6 +1,5 @@
 package io.queryapigate.cache;
 
-import com.codahale.metrics.Counter;
 import com.codahale.metrics.MetricRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.RedisClient;
@@ -30,10 +28,7 @@ public final class RedisResponseCache implements ResponseCache {
     private final String prefix;
     private final LocalResponseCache local;
     private final Clock clock;
-    private final long retryMillis;
-    private final Counter failures;
-    private final AtomicLong downUntil = new AtomicLong();
-    private final AtomicLong lastLog = new AtomicLong();
+    private final RedisOutage outage;
 
     public RedisResponseCache(RedisClient redis, String keyPrefix, long retryMillis, LocalResponseCache local,
             Clock clock, MetricRegistry metrics) {
@@ -41,13 +36,13 @@ public final class RedisResponseCache implements ResponseCache {
         this.prefix = keyPrefix + "cache2:"; // 2: entries carry what they answer (CachedResponse.About)
         this.local = local;
         this.clock = clock;
-        this.retryMillis = retryMillis;
-        this.failures = metrics.counter("cache.redis.failures");
+        this.outage = new RedisOutage(clock, retryMillis, metrics, "cache.redis.failures", LOG,
+                "Redis response cache unavailable", "serving from the local cache");
         metrics.gauge("cache.redis.up", () -> () -> available() ? 1 : 0);
     }
 
     private boolean available() {
-        return clock.millis() >= downUntil.get();
+        return outage.up();
     }
 
     @Override
@@ -128,14 +123,7 @@ public final class RedisResponseCache implements ResponseCache {
     }
 
     private void failed(RuntimeException e) {
-        failures.inc();
-        long now = clock.millis();
-        downUntil.set(now + retryMillis);
-        long last = lastLog.get();
-        if (now - last >= 60_000 && lastLog.compareAndSet(last, now)) {
-            LOG.warn("Redis response cache unavailable ({}); serving from the local cache, retrying every {} ms",
-                    e.getMessage(), retryMillis);
-        }
+        outage.failed(e);
     }
 
     static byte[] encode(CachedResponse r) {

@@ -3,6 +3,7 @@ package io.queryapigate.limits;
 import com.codahale.metrics.Counter;
 import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.lifecycle.Managed;
+import io.queryapigate.cache.RedisOutage;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.Quota;
 import io.queryapigate.errors.ApiException;
@@ -25,7 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.RedisClient;
@@ -65,7 +65,7 @@ public final class Quotas implements Managed {
         this.store = store;
         this.clock = clock;
         this.zone = zone;
-        this.shared = redis == null ? null : new Shared(redis, redisPrefix, retryMillis, metrics);
+        this.shared = redis == null ? null : new Shared(redis, redisPrefix, retryMillis, metrics, clock);
     }
 
     /** One period of a quota: its store key ({@code day:2026-12-01}, {@code month:2026-12}), start and reset. */
@@ -346,20 +346,17 @@ public final class Quotas implements Managed {
 
         private final RedisClient redis;
         private final String prefix;
-        private final long retryMillis;
-        private final Counter failures;
-        private final AtomicLong downUntil = new AtomicLong();
-        private final AtomicLong lastLog = new AtomicLong();
+        private final RedisOutage outage;
 
-        Shared(RedisClient redis, String prefix, long retryMillis, MetricRegistry metrics) {
+        Shared(RedisClient redis, String prefix, long retryMillis, MetricRegistry metrics, Clock clock) {
             this.redis = redis;
             this.prefix = prefix;
-            this.retryMillis = retryMillis;
-            this.failures = metrics.counter("limits.redis.failures");
+            this.outage = new RedisOutage(clock, retryMillis, metrics, "limits.redis.failures", LOG,
+                    "Redis quota counting unavailable", "using the store's counts");
         }
 
         long[] used(long keyId, String period, long[] seed) {
-            if (System.currentTimeMillis() < downUntil.get()) {
+            if (!outage.up()) {
                 return null;
             }
             try {
@@ -368,19 +365,19 @@ public final class Quotas implements Managed {
                         List.of(Long.toString(seed[0]), Long.toString(seed[1]), KEEP_SECONDS));
                 return new long[] {r.get(0), r.get(1)};
             } catch (RuntimeException e) {
-                failed(e);
+                outage.failed(e);
                 return null;
             }
         }
 
         void add(long keyId, String period, long calls, long rows) {
-            if (System.currentTimeMillis() < downUntil.get()) {
+            if (!outage.up()) {
                 return;
             }
             try {
                 redis.eval(ADD, List.of(key(keyId, period)), List.of(Long.toString(calls), Long.toString(rows)));
             } catch (RuntimeException e) {
-                failed(e);
+                outage.failed(e);
             }
         }
 
@@ -390,23 +387,12 @@ public final class Quotas implements Managed {
                     redis.del(key(keyId, period));
                 }
             } catch (RuntimeException e) {
-                failed(e);
+                outage.failed(e);
             }
         }
 
         private String key(long keyId, String period) {
             return prefix + "usage:" + keyId + ":" + period;
-        }
-
-        private void failed(RuntimeException e) {
-            failures.inc();
-            long now = System.currentTimeMillis();
-            downUntil.set(now + retryMillis);
-            long last = lastLog.get();
-            if (now - last >= 60_000 && lastLog.compareAndSet(last, now)) {
-                LOG.warn("Redis quota counting unavailable ({}); using the store's counts, retrying every {} ms",
-                        e.getMessage(), retryMillis);
-            }
         }
     }
 }

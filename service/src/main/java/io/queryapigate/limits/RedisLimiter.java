@@ -1,10 +1,9 @@
 package io.queryapigate.limits;
 
-import com.codahale.metrics.Counter;
+import io.queryapigate.cache.RedisOutage;
 import com.codahale.metrics.MetricRegistry;
 import java.time.Clock;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.RedisClient;
@@ -45,10 +44,7 @@ public final class RedisLimiter implements Limiter {
     private final String prefix;
     private final LocalLimiter fallback;
     private final Clock clock;
-    private final Counter failures;
-    private final AtomicLong downUntil = new AtomicLong();
-    private final AtomicLong lastLog = new AtomicLong();
-    private final long retryMillis;
+    private final RedisOutage outage;
 
     public RedisLimiter(RedisClient redis, String keyPrefix, LocalLimiter fallback, Clock clock, long retryMillis,
             MetricRegistry metrics) {
@@ -56,13 +52,13 @@ public final class RedisLimiter implements Limiter {
         this.prefix = keyPrefix;
         this.fallback = fallback;
         this.clock = clock;
-        this.retryMillis = retryMillis;
-        this.failures = metrics.counter("limits.redis.failures");
+        this.outage = new RedisOutage(clock, retryMillis, metrics, "limits.redis.failures", LOG,
+                "Redis rate limiting unavailable", "counting locally");
     }
 
     @Override
     public Decision tryAcquire(String bucket, Rate rate) {
-        if (clock.millis() < downUntil.get()) {
+        if (!outage.up()) {
             return fallback.tryAcquire(bucket, rate);
         }
         try {
@@ -71,19 +67,8 @@ public final class RedisLimiter implements Limiter {
                     List.of(Long.toString(rate.count()), Long.toString(rate.period().toNanos() / 1000)));
             return new Decision(r.get(0) == 1, rate.count(), r.get(1), r.get(2));
         } catch (RuntimeException e) {
-            failed(e);
+            outage.failed(e);
             return fallback.tryAcquire(bucket, rate);
-        }
-    }
-
-    private void failed(RuntimeException e) {
-        failures.inc();
-        long now = clock.millis();
-        downUntil.set(now + retryMillis);
-        long last = lastLog.get();
-        if (now - last >= 60_000 && lastLog.compareAndSet(last, now)) {
-            LOG.warn("Redis rate limiting unavailable ({}); counting locally, retrying every {} ms", e.getMessage(),
-                    retryMillis);
         }
     }
 }
