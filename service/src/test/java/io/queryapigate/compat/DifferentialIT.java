@@ -37,7 +37,7 @@ class DifferentialIT {
     @Test
     void theJvmGatewayAnswersAsThePythonOriginalDoes() throws Exception {
         Path repo = TestingConfig.repo();
-        Path venv = TestingPython.venv(); // skipped where it cannot be installed; with CI=true that fails
+        Path venv = TestingPython.venv(); // fails where it cannot be installed
         Corpus corpus = Corpus.load("/compat/corpus.yaml");
         Registry registry = Registry.load("/compat/differences.yaml");
         List<String> docProblems = registry.missingFromDoc(repo.resolve("docs/migrating-from-python.md"));
