@@ -93,6 +93,7 @@ class QueriesApiIT {
         assertThat(one.status()).as(one.body()).isEqualTo(200);
         assertThat(one.json().has("run_count")).isFalse();
         assertThat(one.json().get("sql").asText()).startsWith("SELECT title");
+        http.get("/api/v1/queries/film%20by%20id/versions/first", ADMIN).assertRefused(404, "not_found");
         assertThat(http.get("/q/film%20by%20id?id=1", ADMIN).status()).isEqualTo(200);
     }
 
