@@ -44,6 +44,7 @@ import io.queryapigate.dialect.DialectRegistry;
 import io.queryapigate.guard.SqlGuard;
 import io.queryapigate.errors.ApiExceptionMapper;
 import io.queryapigate.errors.DialectExceptionMapper;
+import io.queryapigate.errors.JettyErrorPages;
 import io.queryapigate.errors.JsonExceptionMapper;
 import io.queryapigate.errors.ParamExceptionMapper;
 import io.queryapigate.errors.UnexpectedExceptionMapper;
@@ -51,6 +52,7 @@ import io.queryapigate.errors.WebApplicationExceptionMapper;
 import io.queryapigate.http.Cors;
 import io.queryapigate.http.RequestIdFilter;
 import io.queryapigate.http.SecurityHeaders;
+import io.queryapigate.http.UnroutedMethods;
 import io.queryapigate.metrics.AllocationGauge;
 import io.queryapigate.metrics.PrometheusServlet;
 import io.queryapigate.keys.ApiKeys;
@@ -81,6 +83,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.EnumSet;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
 import redis.clients.jedis.RedisClient;
 import org.slf4j.LoggerFactory;
@@ -156,6 +160,16 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         environment.servlets().addFilter("request-id",
                         new RequestIdFilter(config.getLimits().getMaxRequestBody().toBytes()))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+        environment.servlets().addFilter("unrouted-methods", new UnroutedMethods("jersey"))
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStarting(LifeCycle server) {
+                if (server instanceof Server jetty) {
+                    jetty.setErrorHandler(new JettyErrorPages());
+                }
+            }
+        });
         var jersey = environment.jersey();
         List.of(new ApiExceptionMapper(), new DialectExceptionMapper(), new JsonExceptionMapper(),
                 new WebApplicationExceptionMapper(), new ParamExceptionMapper(), new UnexpectedExceptionMapper())
