@@ -3,7 +3,7 @@
 # Written for Debian 12 as root without systemd: apt never starts a service there, so every server is started by hand.
 #
 #   scripts/test-services.sh start|stop|status
-#   SERVICES="postgres mariadb redis clickhouse trino" scripts/test-services.sh start    # choose (default: all five)
+#   SERVICES="postgres mariadb redis clickhouse trino schemathesis" scripts/test-services.sh start    # choose (default: all)
 #
 #   postgres    PostgreSQL (Debian package), 127.0.0.1:5432, role/db test/test (superuser)
 #   mariadb     MariaDB (Debian package),    127.0.0.1:3306, user test/test (all privileges), db test
@@ -11,6 +11,8 @@
 #   clickhouse  ClickHouse 18.16 (Debian),   http://127.0.0.1:8123, user default, empty password
 #   trino       Trino 476 from Maven Central, installed in $TRINO_HOME (outside the repository),
 #               port 18080 or the next free one; catalogs memory, tpch, blackhole; user test
+#   schemathesis schemathesis $SCHEMATHESIS_VERSION from PyPI in a virtualenv under ~/.cache (python3 -m venv; pip):
+#               nothing runs; "ready" means its command answers with that version (scripts/schemathesis.sh uses it)
 #
 # start  installs what is missing, starts what is not running, waits until each server really answers, writes
 #        the env file and prints a status table; exits 1 (after the tail of its log) if a requested server failed.
@@ -28,7 +30,7 @@ set -uo pipefail
 QAG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
 cd / || exit 1                    # psql as postgres etc. must not start in a directory they cannot read
 
-ALL_SERVICES="postgres mariadb redis clickhouse trino"
+ALL_SERVICES="postgres mariadb redis clickhouse trino schemathesis"
 SERVICES="${SERVICES:-$ALL_SERVICES}"
 ENV_FILE="${QAG_ENV_FILE:-/tmp/qag-test-services.env}"
 LOCK_FILE="${QAG_LOCK_FILE:-/tmp/qag-test-services.lock}"
@@ -40,6 +42,8 @@ TRINO_PORT_WANTED="${TRINO_PORT:-18080}"
 TRINO_PORT="$TRINO_PORT_WANTED"   # resolved by trino_resolve_port
 TRINO_XMX="${TRINO_XMX:-1G}"
 M2_REPO="${M2_REPO:-${HOME:-/root}/.m2/repository}"
+SCHEMATHESIS_VERSION="${SCHEMATHESIS_VERSION:-4.32.5}"
+SCHEMATHESIS_VENV="${SCHEMATHESIS_VENV:-${HOME:-/root}/.cache/qag-schemathesis-$SCHEMATHESIS_VERSION}"
 export DEBIAN_FRONTEND=noninteractive
 
 for s in $SERVICES; do
@@ -305,6 +309,29 @@ stop_trino() {
   stop_pid trino "$p" TERM 60 && rm -f "$TRINO_PID_FILE"
 }
 
+# ---------------------------------------------------------------- schemathesis
+# A virtualenv with one pinned schemathesis from PyPI (a venv's scripts name its folder: it is made where it stays).
+# Ready = its command answers with that version; a pip that failed leaves no venv behind.
+SCHEMATHESIS_BIN="$SCHEMATHESIS_VENV/bin/schemathesis"
+st_ready() { "$SCHEMATHESIS_BIN" --version 2>/dev/null | grep -qF "$SCHEMATHESIS_VERSION"; }
+start_schemathesis() {
+  st_ready && return 0
+  say "installing schemathesis $SCHEMATHESIS_VERSION (pip, log: $INSTALL_LOG) into $SCHEMATHESIS_VENV"
+  rm -rf "$SCHEMATHESIS_VENV"
+  if ! {
+    echo "=== $(date -Is) pip install schemathesis==$SCHEMATHESIS_VERSION"
+    python3 -m venv "$SCHEMATHESIS_VENV" \
+      && "$SCHEMATHESIS_VENV/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+  } >>"$INSTALL_LOG" 2>&1 9>&-; then
+    warn "pip could not install schemathesis $SCHEMATHESIS_VERSION"
+    rm -rf "$SCHEMATHESIS_VENV"
+    return 1
+  fi
+  st_ready || { warn "$SCHEMATHESIS_BIN does not answer with version $SCHEMATHESIS_VERSION"; return 1; }
+  STARTED=1
+}
+stop_schemathesis() { return 0; }   # nothing runs between runs
+
 # ---------------------------------------------------------------- common
 alive() {   # any thread not a zombie; a zombie (exited, not yet reaped by PID 1) counts as stopped
   # threads come and go while a server shuts down: read what is there, ignore what vanished, no early-exiting pipe
@@ -328,6 +355,7 @@ svc_logs() {
     redis)      echo /var/log/redis/redis-server.log ;;
     clickhouse) echo /var/log/clickhouse-server/clickhouse-server.err.log /var/log/clickhouse-server/clickhouse-server.log ;;
     trino)      echo "$TRINO_HOME/data/var/log/launcher.log" "$TRINO_HOME/data/var/log/server.log" ;;
+    schemathesis) echo "$INSTALL_LOG" ;;
   esac
 }
 show_logs() {
@@ -359,6 +387,9 @@ install_missing() {
   if want clickhouse; then
     [ -x /usr/sbin/clickhouse-server ] || port_busy 8123 || pkgs+=(clickhouse-server clickhouse-client)
   fi
+  if want schemathesis; then   # Debian's python3 has no venv module without python3-venv
+    python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || pkgs+=(python3-venv)
+  fi
   ((${#pkgs[@]})) || return 0
   local t0; t0=$(now_ms)
   say "installing ${pkgs[*]} (apt, log: $INSTALL_LOG)"
@@ -386,6 +417,7 @@ write_env_file() {
       echo "QAG_MARIADB_PASSWORD=test"
     fi
     rd_ready && echo "QAG_REDIS_URL=redis://127.0.0.1:6379"
+    st_ready && echo "QAG_SCHEMATHESIS=$SCHEMATHESIS_BIN"
     ch_ready && echo "QAG_CLICKHOUSE_URL=http://127.0.0.1:8123"
     if trino_pid >/dev/null; then
       TRINO_PORT=$(trino_conf_port)
@@ -427,6 +459,10 @@ status_table() {   # prints the table for the requested services; returns 3 if o
           ver=$(curl -sf --max-time 3 "http://127.0.0.1:$TRINO_PORT/v1/info" 2>/dev/null | grep -o '"version":"[^"]*"' | cut -d'"' -f4)
         elif [ -n "$pid" ]; then state=STARTING
         else state=DOWN; fi ;;
+      schemathesis)
+        port=-
+        ver=$("$SCHEMATHESIS_BIN" --version 2>/dev/null | head -n1)
+        st_ready && state=up || state=DOWN ;;
     esac
     [ "$state" = up ] || rc=3
     printf '%-11s %-6s %-6s %-8s %s\n' "$s" "$port" "$state" "${pid:--}" "${ver:--}"
@@ -454,7 +490,8 @@ cmd_start() {
     [ "$s" = trino ] && continue
     t0=$(now_ms); STARTED=0
     if "start_$s"; then
-      say "$(printf '%-10s' "$s") ready after $(secs_since "$t0")s ($([ "$STARTED" = 1 ] && echo started || echo was already running))"
+      say "$(printf '%-10s' "$s") ready after $(secs_since "$t0")s ($(case $s/$STARTED in schemathesis/1) echo installed ;;
+        */1) echo started ;; *) echo was already running ;; esac))"
     else
       failed+=("$s")
     fi

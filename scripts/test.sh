@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # The one command that runs the whole QueryAPIGate test suite, on a fresh Debian 12 machine too:
 #   1. picks a JDK >= 21 (scripts/jdk.sh; the machine's default java 17 cannot build the project),
-#   2. installs/starts PostgreSQL, MariaDB, Redis, ClickHouse and Trino (scripts/test-services.sh start),
+#   2. installs/starts PostgreSQL, MariaDB, Redis, ClickHouse and Trino, and installs schemathesis
+#      (scripts/test-services.sh start),
 #   3. exports the servers' addresses from the env file it writes (a QAG_* variable already set in the
 #      environment wins over the file),
 #   4. runs ./mvnw -B -ntp verify with any extra arguments (python3-venv installed first when missing: the
 #      differential suite installs the Python original into a cached venv), prints the differential suite's summary,
-#      then (without extra arguments) the benchmark harness's smoke run, and exits with Maven's status (a failing
-#      smoke is reported; QAG_BENCH_SMOKE_STRICT=1 makes it fatal).
+#      then schemathesis against the live gateway built by that verify (scripts/schemathesis.sh; a failure fails the
+#      run with CI=true or QAG_SCHEMATHESIS_STRICT=1, else it is reported), then (without extra arguments) the
+#      benchmark harness's smoke run, and exits with Maven's status (a failing smoke is reported;
+#      QAG_BENCH_SMOKE_STRICT=1 makes it fatal).
 # Works from any directory:  scripts/test.sh [extra maven args, e.g. -pl service -am]
-# Knobs: QAG_TEST_SERVICES (list passed to SERVICES, default all five), QAG_SKIP_SERVICES=1 (start nothing),
-#        QAG_ENV_FILE (default /tmp/qag-test-services.env).
+# Knobs: QAG_TEST_SERVICES (list passed to SERVICES, default all), QAG_SKIP_SERVICES=1 (start nothing),
+#        QAG_ENV_FILE (default /tmp/qag-test-services.env), QAG_SKIP_SCHEMATHESIS=1.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
@@ -23,7 +26,7 @@ ENV_FILE="${QAG_ENV_FILE:-/tmp/qag-test-services.env}"
 export QAG_ENV_FILE="$ENV_FILE"
 
 if [ "${QAG_SKIP_SERVICES:-0}" != 1 ]; then
-  SERVICES="${QAG_TEST_SERVICES:-postgres mariadb redis clickhouse trino}" scripts/test-services.sh start
+  SERVICES="${QAG_TEST_SERVICES:-postgres mariadb redis clickhouse trino schemathesis}" scripts/test-services.sh start
   rc=$?
   if [ "$rc" -ne 0 ]; then
     echo "test.sh: the test servers did not all come up (exit $rc); not running Maven" >&2
@@ -63,6 +66,17 @@ if [ -f "$summary" ] && [ "$(stat -c %Y "$summary")" -ge "$started" ]; then
   sed 's/^/  /' "$summary"
 fi
 [ "$rc" -eq 0 ] || exit "$rc"
+
+# schemathesis against the live gateway, with the administrator's and a narrow key's OpenAPI document
+# (scripts/schemathesis.sh, about 2 minutes): runs when this verify built the jar, unless QAG_SKIP_SCHEMATHESIS=1.
+jar=service/target/queryapigate.jar
+if [ "${QAG_SKIP_SCHEMATHESIS:-0}" != 1 ] && [ -f "$jar" ] && [ "$(stat -c %Y "$jar")" -ge "$started" ]; then
+  echo "test.sh: schemathesis against the live gateway"
+  if ! scripts/schemathesis.sh; then
+    echo "test.sh: schemathesis FAILED (above; every case in service/target/schemathesis/)" >&2
+    if [ "${CI:-}" = true ] || [ "${QAG_SCHEMATHESIS_STRICT:-0}" = 1 ]; then exit 1; fi
+  fi
+fi
 
 # The benchmark harness's smoke (every block for 2 s) so it cannot rot; skipped when Maven got extra arguments
 # (a partial build) or with QAG_SKIP_BENCH_SMOKE=1. A failing smoke is reported loudly; it fails the run only with
