@@ -76,8 +76,8 @@ NARROW_KEY=$(curl -sf --max-time 10 -H "X-API-Key: $ADMIN_KEY" -H 'Content-Type:
 runs=${QAG_SCHEMATHESIS_RUNS:-narrow admin}
 rc=0
 {
-  echo "| run | operations | generated cases | failures | time |"
-  echo "|---|---|---|---|---|"
+  echo "| run | operations | generated cases | failures | errors | time |"
+  echo "|---|---|---|---|---|---|"
 } >"$OUT/summary.md"
 for run in $runs; do
   case $run in
@@ -87,19 +87,20 @@ for run in $runs; do
   esac
   say "run '$run': $ST run $BASE/openapi.json"
   r0=$(date +%s%3N)
-  # HOOKS: scripts/schemathesis/hooks.py drops what the document cannot say (see there)
-  SCHEMATHESIS_HOOKS="$ROOT/scripts/schemathesis/hooks.py" \
-    "$ST" --config-file scripts/schemathesis/schemathesis.toml --no-color run "$BASE/openapi.json" \
+  # run inside $OUT: schemathesis and hypothesis keep their working files in the current directory
+  (cd "$OUT" && SCHEMATHESIS_HOOKS="$ROOT/scripts/schemathesis/hooks.py" \
+    "$ST" --config-file "$ROOT/scripts/schemathesis/schemathesis.toml" --no-color run "$BASE/openapi.json" \
     -H "X-API-Key: $key" \
     --seed "${QAG_SCHEMATHESIS_SEED:-18}" --max-examples "${QAG_SCHEMATHESIS_MAX_EXAMPLES:-25}" \
     --report junit --report-junit-path "$OUT/$run-junit.xml" \
-    >"$OUT/$run.txt" 2>&1
+    >"$OUT/$run.txt" 2>&1)
   run_rc=$?
   secs=$(( ($(date +%s%3N) - r0) / 100 )); secs="$((secs / 10)).$((secs % 10)) s"
   ops=$(sed -n 's/^ *Selected: *//p' "$OUT/$run.txt" | head -n1)
   cases=$(sed -n 's/^ *\([0-9][0-9]*\) generated.*/\1/p' "$OUT/$run.txt" | head -n1)
-  failures=$(sed -n 's/^.* \([0-9][0-9]*\) unique failures.*/\1/p' "$OUT/$run.txt" | head -n1)
-  echo "| $run | ${ops:-?} | ${cases:-?} | ${failures:-0} | $secs |" >>"$OUT/summary.md"
+  failures=$(sed -n 's/^.* found \([0-9][0-9]*\) unique failure.*/\1/p' "$OUT/$run.txt" | head -n1)
+  errors=$(sed -n 's/^ *🚫 .*: \([0-9][0-9]*\)$/\1/p' "$OUT/$run.txt" | paste -sd+ | bc 2>/dev/null)
+  echo "| $run | ${ops:-?} | ${cases:-?} | ${failures:-0} | ${errors:-0} | $secs |" >>"$OUT/summary.md"
   if [ "$run_rc" -ne 0 ]; then
     rc=1
     echo "schemathesis.sh: run '$run' FAILED (exit $run_rc); its output ($OUT/$run.txt):" >&2
@@ -107,7 +108,7 @@ for run in $runs; do
     [ -s "$OUT/$run.txt" ] && ! grep -q '^=* FAILURES =*$' "$OUT/$run.txt" && tail -n 60 "$OUT/$run.txt" >&2
   fi
 done
-echo "| total | | | | $(( ($(date +%s%3N) - t0) / 1000 )) s with the gateway's start |" >>"$OUT/summary.md"
+echo "| total | | | | | $(( ($(date +%s%3N) - t0) / 1000 )) s with the gateway's start |" >>"$OUT/summary.md"
 say "summary (every case: $OUT):"
 sed 's/^/  /' "$OUT/summary.md"
 exit $rc

@@ -111,6 +111,7 @@ public final class ManagementDocs {
         for (JsonNode extra : doc.path("params")) {
             params.add(extra.deepCopy());
         }
+        refine(params, doc.path("parameters"));
         if (!params.isEmpty()) {
             op.set("parameters", params);
         }
@@ -141,6 +142,32 @@ public final class ManagementDocs {
         }
         responses.setAll(OpenApiDocument.errorResponses(errors.stream().mapToInt(Integer::intValue).toArray()));
         return op;
+    }
+
+    /**
+     * What the documentation says of a parameter Jersey reports (its schema's pattern, enum or bounds, whether it is
+     * required, a description): merged into the generated one. Jersey sees only a name and a Java type.
+     */
+    private static void refine(ArrayNode params, JsonNode refinements) {
+        for (JsonNode p : params) {
+            JsonNode r = refinements.path(p.path("name").asText());
+            if (!(p instanceof ObjectNode param) || !r.isObject()) {
+                continue;
+            }
+            if (r.has("schema")) {
+                ObjectNode schema = r.get("schema").deepCopy();
+                if (param.path("schema").has("default") && !schema.has("default")) {
+                    schema.set("default", param.path("schema").get("default"));
+                }
+                param.set("schema", schema);
+            }
+            if (r.has("required")) {
+                param.put("required", r.get("required").asBoolean());
+            }
+            if (r.has("description")) {
+                param.put("description", r.get("description").asText());
+            }
+        }
     }
 
     private static ObjectNode schemaOf(Class<?> type, String defaultValue) {

@@ -113,7 +113,7 @@ public final class OpenApiDocument {
                 param.put("description", p.description());
             }
             param.set("schema", schema);
-            properties.set(p.name(), schema.deepCopy());
+            properties.set(p.name(), p.required() ? schema.deepCopy() : orNull(schema.deepCopy()));
             if (p.required()) {
                 required.add(p.name());
             }
@@ -127,15 +127,21 @@ public final class OpenApiDocument {
         ObjectNode post = item.putObject("post").put("operationId", id + "_post")
                 .put("summary", summary + " (parameters in a JSON body)").put("description", detail);
         post.putArray("tags").add(LIVE_TAG);
-        ObjectNode body = JSON.objectNode().put("type", "object");
+        ObjectNode body = JSON.objectNode();
+        if (required.isEmpty()) { // a body of JSON null runs the query with its defaults
+            body.putArray("type").add("object").add("null");
+        } else {
+            body.put("type", "object");
+        }
         ObjectNode bodyProps = body.putObject("properties");
         bodyProps.set("params", bodyParams);
-        bodyProps.putObject("version").put("type", "integer").put("minimum", 1);
-        bodyProps.putObject("connection_name").put("type", "string");
-        bodyProps.set("format", formatSchema());
-        bodyProps.putObject("page").put("type", "integer").put("minimum", 1);
-        bodyProps.putObject("page_size").put("type", "integer").put("minimum", 1).put("maximum", maxPageSize);
-        bodyProps.putObject("timeout").put("type", "number").put("exclusiveMinimum", 0);
+        bodyProps.set("version", orNull(JSON.objectNode().put("type", "integer").put("minimum", 1)));
+        bodyProps.set("connection_name", orNull(JSON.objectNode().put("type", "string")));
+        bodyProps.set("format", orNull(formatSchema()));
+        bodyProps.set("page", orNull(JSON.objectNode().put("type", "integer").put("minimum", 1)));
+        bodyProps.set("page_size", orNull(JSON.objectNode().put("type", "integer").put("minimum", 1)
+                .put("maximum", maxPageSize)));
+        bodyProps.set("timeout", orNull(timeoutSchema()));
         if (!required.isEmpty()) {
             body.putArray("required").add("params");
         }
@@ -149,7 +155,7 @@ public final class OpenApiDocument {
     private ObjectNode anyQuery() {
         ObjectNode item = JSON.objectNode();
         item.putArray("parameters").addObject().put("name", "name").put("in", "path").put("required", true)
-                .putObject("schema").put("type", "string");
+                .putObject("schema").put("type", "string").put("pattern", "^(?!\\.)[A-Za-z0-9_ .-]{1,100}$");
         ObjectNode get = item.putObject("get").put("operationId", "run_query").put("summary",
                 "Run any saved query; query-string arguments other than the reserved ones are its parameters");
         get.putArray("tags").add(LIVE_TAG);
@@ -158,13 +164,14 @@ public final class OpenApiDocument {
         ObjectNode post = item.putObject("post").put("operationId", "run_query_post")
                 .put("summary", "Run any saved query with its parameters in a JSON body");
         post.putArray("tags").add(LIVE_TAG);
-        ObjectNode body = JSON.objectNode().put("type", "object");
+        ObjectNode body = JSON.objectNode();
+        body.putArray("type").add("object").add("null");
         ObjectNode props = body.putObject("properties");
         props.putObject("params").put("type", "object");
-        props.putObject("version").put("type", "integer").put("minimum", 1);
-        props.putObject("connection_name").put("type", "string");
-        props.set("format", formatSchema());
-        props.putObject("timeout").put("type", "number").put("exclusiveMinimum", 0);
+        props.set("version", orNull(JSON.objectNode().put("type", "integer").put("minimum", 1)));
+        props.set("connection_name", orNull(JSON.objectNode().put("type", "string")));
+        props.set("format", orNull(formatSchema()));
+        props.set("timeout", orNull(timeoutSchema()));
         post.putObject("requestBody").putObject("content").putObject("application/json").set("schema", body);
         post.set("responses", rows(ResultSchemas.row(null)));
         return item;
@@ -183,7 +190,7 @@ public final class OpenApiDocument {
         props.putObject("sql").put("type", "string").put("minLength", 1);
         props.putObject("connection_name").put("type", "string").put("minLength", 1);
         props.putObject("params").put("type", "object").put("description", "Values for :name markers.");
-        props.putObject("timeout").put("type", "number").put("exclusiveMinimum", 0);
+        props.set("timeout", orNull(timeoutSchema()));
         body.putArray("required").add("sql").add("connection_name");
         post.putObject("requestBody").put("required", true).putObject("content").putObject("application/json")
                 .set("schema", body);
@@ -215,7 +222,7 @@ public final class OpenApiDocument {
         catalog.putArray("tags").add("Service");
         ArrayNode cp = catalog.putArray("parameters");
         cp.add(param("format", JSON.objectNode().put("type", "string").put("default", "json")
-                .set("enum", JSON.arrayNode().add("json").add("postman"))));
+                .set("enum", JSON.arrayNode().add("json"))));
         ObjectNode catalogResponses = errorResponses(401, 400, 429);
         catalogResponses.set("200", json("The catalog (or, with format=postman, a Postman v2.1 collection)",
                 JSON.objectNode().put("$ref", "#/components/schemas/Catalog")));
@@ -229,7 +236,7 @@ public final class OpenApiDocument {
             ObjectNode r = errorResponses(401, 429);
             r.putObject("200").put("description", "The OpenAPI document").putObject("content")
                     .putObject(format.equals("json") ? "application/json" : "application/yaml").putObject("schema")
-                    .put("type", format.equals("json") ? "object" : "string");
+                    .put("type", "object"); // the YAML text is the same document
             op.set("responses", r);
         }
     }
@@ -246,7 +253,7 @@ public final class OpenApiDocument {
                         : "Saved version to run (default: the published one)."));
         params.add(param("format", formatSchema()));
         pagingParameters(params);
-        params.add(param("timeout", JSON.objectNode().put("type", "number").put("exclusiveMinimum", 0))
+        params.add(param("timeout", timeoutSchema())
                 .put("description", "Seconds the query may run; lowers, never raises, the server's limit."));
         params.add(param("stream", JSON.objectNode().put("type", "boolean")).put("description",
                 "The whole result instead of a page (csv, tsv, ndjson, parquet, xlsx)."));
@@ -262,6 +269,18 @@ public final class OpenApiDocument {
         ObjectNode p = JSON.objectNode().put("name", name).put("in", "query").put("required", false);
         p.set("schema", schema);
         return p;
+    }
+
+    /** Seconds a call may run: above 0, at most a day (400 invalid_timeout otherwise). */
+    private static ObjectNode timeoutSchema() {
+        return JSON.objectNode().put("type", "number").put("exclusiveMinimum", 0).put("maximum", 86_400);
+    }
+
+    /** A body field that may also be null: the call bodies read null as absent. */
+    private static ObjectNode orNull(ObjectNode schema) {
+        ObjectNode s = JSON.objectNode();
+        s.putArray("anyOf").add(schema).addObject().put("type", "null");
+        return s;
     }
 
     private static ObjectNode formatSchema() {
@@ -298,9 +317,14 @@ public final class OpenApiDocument {
             if (f == OutputFormat.JSON) {
                 continue;
             }
-            ObjectNode s = content.putObject(f.mediaTypes().getFirst()).putObject("schema").put("type", "string");
+            String media = f.contentType().split(";")[0].strip(); // the Content-Type the answer has
+            if (f == OutputFormat.YAML) { // the same rows (or message) as JSON, written as YAML
+                content.putObject(media).set("schema", jsonSchema.deepCopy());
+                continue;
+            }
+            ObjectNode s = content.putObject(media).putObject("schema").put("type", "string");
             if (f.isDownload()) {
-                s.put("contentMediaType", f.mediaTypes().getFirst());
+                s.put("contentMediaType", media);
             }
         }
         responses.putObject("304").put("description", "Not modified: the If-None-Match ETag still holds");
