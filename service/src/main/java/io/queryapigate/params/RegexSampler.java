@@ -25,9 +25,9 @@ import java.util.regex.Pattern;
 
 /**
  * Strings that a Java regular expression matches in full, of a length in a range: the expression ({@link RegexTree})
- * becomes a finite automaton (dk.brics.automaton), lookaheads and end anchors intersected with what follows them,
- * and the automaton is searched for the shortest string of a length in range, then walked at random (seeded: the
- * same rules give the same strings) for more. Back references, lookbehinds, word boundaries, atomic groups and
+ * becomes a finite automaton (dk.brics.automaton) over one character of each kind the pattern tells apart, its
+ * lookaheads and end anchors intersected with what follows them; the automaton is searched for the shortest string of
+ * a length in range, then walked at random (seeded: the same rules give the same strings) for more. Back references, lookbehinds, word boundaries, atomic groups and
  * possessive quantifiers are followed approximately: the caller checks every string with the pattern itself.
  */
 final class RegexSampler {
@@ -40,6 +40,8 @@ final class RegexSampler {
     /** Work (states visited) allowed to the search for strings of the minimum length. */
     private static final long MAX_SEARCH = 5_000_000;
     private static final int RANDOM_WALKS = 8;
+    /** dk.brics numbers the states it makes from one unsynchronised counter: one automaton is built at a time. */
+    private static final Object BRICS = new Object();
 
     private static final char[] LINE_TERMINATORS = {'\n', '\n', '\r', '\r', '\u0085', '\u0085', '\u2028', '\u2029'};
 
@@ -59,6 +61,12 @@ final class RegexSampler {
      * @return the candidates (empty when none was found) and what the pattern uses that was only approximated
      */
     static Samples sample(Pattern pattern, int minLength, int maxLength) {
+        synchronized (BRICS) {
+            return sampleAlone(pattern, minLength, maxLength);
+        }
+    }
+
+    private static Samples sampleAlone(Pattern pattern, int minLength, int maxLength) {
         RegexTree.Read read;
         try {
             read = RegexTree.read(pattern);
