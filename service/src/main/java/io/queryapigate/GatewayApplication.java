@@ -68,6 +68,12 @@ import io.queryapigate.resources.MeResource;
 import io.queryapigate.resources.SettingsResource;
 import io.queryapigate.resources.QueriesResource;
 import io.queryapigate.resources.QueryResource;
+import io.queryapigate.resources.OpenApiResource;
+import io.queryapigate.openapi.CallableQueries;
+import io.queryapigate.openapi.Catalog;
+import io.queryapigate.openapi.ManagementDocs;
+import io.queryapigate.openapi.OpenApiDocument;
+import io.queryapigate.openapi.Routes;
 import io.queryapigate.store.Store;
 import jakarta.servlet.DispatcherType;
 import java.nio.file.Files;
@@ -160,6 +166,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 .setRealm("queryapigate")
                 .buildAuthFilter()
                 .withClientAddress(clientAddress)
+                .withAnonymous(path -> config.getSecurity().isPublicSpec()
+                        && OpenApiResource.PUBLIC_PATHS.contains(path))
                 .withKeyCheck(limits::checkKey)));
         jersey.register(limits.new AddressFilter());
         jersey.register(quotas.new HeaderFilter());
@@ -187,6 +195,11 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                         output.getMaxPageSize(), output.getStreamMaxRows())));
         jersey.register(new MeResource());
         jersey.register(new SettingsResource(SettingsReport.of(config)));
+        Routes routes = new Routes();
+        jersey.register(routes);
+        jersey.register(new OpenApiResource(new OpenApiDocument(version(), output.getDefaultPageSize(),
+                output.getMaxPageSize(), routes, ManagementDocs.load()), new CallableQueries(savedQueries, v -> null),
+                new Catalog(mapper, config.getLimits().getPerAddress(), config.getSecurity().isAllowWrites())));
     }
 
     /** The admin port: its optional authentication (first, for every admin servlet) and the metrics servlets. */

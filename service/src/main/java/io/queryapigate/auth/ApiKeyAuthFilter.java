@@ -21,12 +21,22 @@ public final class ApiKeyAuthFilter extends AuthFilter<String, Caller> {
     private HttpServletRequest servletRequest;
     private ClientAddress clientAddress = new ClientAddress(List.of());
     private CallerCheck keyCheck;
+    private java.util.function.Predicate<String> anonymous = path -> false;
 
     private ApiKeyAuthFilter() {}
 
     /** What is checked once the key is known (the per-key rate limits and quotas). */
     public ApiKeyAuthFilter withKeyCheck(CallerCheck check) {
         this.keyCheck = check;
+        return this;
+    }
+
+    /**
+     * Which paths (as {@code UriInfo.getPath()} writes them, without the leading slash) a request without any key
+     * may reach, as an anonymous caller; the resource then takes an {@code @Auth Optional<Caller>}. None by default.
+     */
+    public ApiKeyAuthFilter withAnonymous(java.util.function.Predicate<String> paths) {
+        this.anonymous = paths;
         return this;
     }
 
@@ -44,6 +54,9 @@ public final class ApiKeyAuthFilter extends AuthFilter<String, Caller> {
             if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
                 key = authorization.substring(7).strip();
             }
+        }
+        if (key == null && anonymous.test(request.getUriInfo().getPath())) {
+            return;
         }
         if (key == null || !authenticate(request, key, "ApiKey")) {
             throw ApiException.unauthorized();

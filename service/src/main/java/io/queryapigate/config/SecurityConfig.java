@@ -28,6 +28,19 @@ public class SecurityConfig {
     @Min(0)
     private long hstsMaxAge;
 
+    /** Whether callers without a key may read {@code /openapi.json} (the generic routes, never saved queries). */
+    private boolean publicSpec;
+
+    @JsonProperty
+    public boolean isPublicSpec() {
+        return publicSpec;
+    }
+
+    @JsonProperty
+    public void setPublicSpec(boolean publicSpec) {
+        this.publicSpec = publicSpec;
+    }
+
     @JsonProperty
     public List<String> getCorsOrigins() {
         return corsOrigins;

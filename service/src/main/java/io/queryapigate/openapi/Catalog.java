@@ -1,0 +1,108 @@
+package io.queryapigate.openapi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.Grants;
+import io.queryapigate.openapi.CallableQueries.Callable;
+import java.util.List;
+
+/**
+ * {@code GET /catalog}: the saved queries a caller may call and the terms it gets them under, in the Python
+ * original's shape ({@code queries}, {@code caller}), each query with its parameter rules.
+ */
+public final class Catalog {
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private final ObjectMapper mapper;
+    private final String serverRateLimit;
+    private final boolean serverAllowsWrites;
+
+    /**
+     * @param mapper reads the stored tags
+     * @param serverRateLimit the per-address limit every caller also meets ({@code limits.perAddress}), or null
+     * @param serverAllowsWrites whether the server lets any key write ({@code security.allowWrites})
+     */
+    public Catalog(ObjectMapper mapper, String serverRateLimit, boolean serverAllowsWrites) {
+        this.mapper = mapper;
+        this.serverRateLimit = serverRateLimit;
+        this.serverAllowsWrites = serverAllowsWrites;
+    }
+
+    /** The catalog for {@code caller}. */
+    public ObjectNode build(Caller caller, List<Callable> queries) {
+        ObjectNode out = JSON.objectNode();
+        ArrayNode items = out.putArray("queries");
+        for (Callable q : queries) {
+            ObjectNode item = items.addObject();
+            item.put("name", q.name());
+            item.put("version", q.version().version());
+            item.put("description", q.version().description());
+            q.tags().forEach(item.putArray("tags")::add);
+            item.put("collection", q.query().collection());
+            item.put("connection_name", q.version().connectionName());
+            item.set("parameters", q.rules().toJson());
+            if (q.version().cacheTtl() > 0) {
+                item.put("cache_ttl", q.version().cacheTtl());
+            } else {
+                item.putNull("cache_ttl");
+            }
+            item.put("can_write", caller.canWrite(serverAllowsWrites));
+        }
+        Grants g = caller.grants();
+        ObjectNode c = out.putObject("caller");
+        c.put("name", caller.name());
+        c.put("admin", caller.admin());
+        c.put("allow_writes", caller.admin() || g.allowWrites());
+        strings(c, "allowed_write_ops", g.allowedWriteOps());
+        strings(c, "allowed_tables", g.allowedTables());
+        c.set("mask", g.mask().isEmpty() ? JSON.nullNode() : mapper.valueToTree(g.mask()));
+        c.put("rate_limit", g.rateLimit());
+        c.put("server_rate_limit", serverRateLimit);
+        return out;
+    }
+
+    private static void strings(ObjectNode o, String field, List<String> values) {
+        if (values == null) {
+            o.putNull(field);
+        } else {
+            ArrayNode a = o.putArray(field);
+            values.forEach(a::add);
+        }
+    }
+
+    /** The catalog's JSON Schema, for the OpenAPI document. */
+    static ObjectNode schema() {
+        ObjectNode s = JSON.objectNode().put("type", "object");
+        ObjectNode p = s.putObject("properties");
+        ObjectNode query = p.putObject("queries").put("type", "array").putObject("items").put("type", "object");
+        ObjectNode qp = query.putObject("properties");
+        qp.putObject("name").put("type", "string");
+        qp.putObject("version").put("type", "integer");
+        nullable(qp.putObject("description"), "string");
+        qp.putObject("tags").put("type", "array").putObject("items").put("type", "string");
+        nullable(qp.putObject("collection"), "string");
+        qp.putObject("connection_name").put("type", "string");
+        qp.putObject("parameters").put("type", "object");
+        nullable(qp.putObject("cache_ttl"), "integer");
+        qp.putObject("can_write").put("type", "boolean");
+        qp.putObject("example").put("type", "string").put("description", "A call its parameter rules accept");
+        ObjectNode caller = p.putObject("caller").put("type", "object").putObject("properties");
+        nullable(caller.putObject("name"), "string");
+        caller.putObject("admin").put("type", "boolean");
+        caller.putObject("allow_writes").put("type", "boolean");
+        nullable(caller.putObject("allowed_write_ops"), "array");
+        nullable(caller.putObject("allowed_tables"), "array");
+        nullable(caller.putObject("mask"), "array");
+        nullable(caller.putObject("rate_limit"), "string");
+        nullable(caller.putObject("server_rate_limit"), "string");
+        return s;
+    }
+
+    private static void nullable(ObjectNode o, String type) {
+        o.putArray("type").add(type).add("null");
+    }
+}

@@ -1,0 +1,43 @@
+package io.queryapigate.openapi;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every error code the gateway answers, by HTTP status: the OpenAPI document declares them as the {@code code} of
+ * each status's error envelope, docs/api.md lists the same table (a test keeps the two equal), and a response whose
+ * code is not listed here fails the schema checks schemathesis runs against the live service.
+ */
+public final class ErrorCodes {
+    /** Status to its codes, in the order docs/api.md lists them. */
+    public static final Map<Integer, List<String>> BY_STATUS;
+
+    static {
+        Map<Integer, List<String>> m = new LinkedHashMap<>();
+        m.put(400, List.of("invalid_body", "invalid_request", "invalid_paging", "param_required", "param_invalid",
+                "unsupported_field", "unknown_field", "invalid_name", "invalid_filter", "invalid_parameters",
+                "invalid_timeout", "invalid_format", "invalid_stream", "sql_required", "sql_not_parseable",
+                "multiple_statements", "connection_required", "connection_not_found"));
+        m.put(401, List.of("unauthorized"));
+        m.put(403, List.of("admin_only", "query_not_granted", "connection_not_granted", "adhoc_not_granted",
+                "read_only", "write_op_not_allowed", "table_not_allowed", "function_not_allowed",
+                "column_masked_unresolvable", "column_masked_in_predicate", "database_permission_denied"));
+        m.put(404, List.of("not_found", "query_not_found", "version_not_found", "not_published",
+                "connection_not_found", "key_not_found", "previous_secret_not_found", "cache_entry_not_found",
+                "collection_not_found"));
+        m.put(405, List.of("method_not_allowed"));
+        m.put(406, List.of("not_acceptable"));
+        m.put(409, List.of("constraint_violation", "conflict", "query_exists", "key_exists", "key_rotation_pending",
+                "collection_exists", "examples_conflict"));
+        m.put(412, List.of("precondition_failed"));
+        m.put(413, List.of("payload_too_large", "sql_too_long", "row_limit"));
+        m.put(429, List.of("rate_limited", "quota_exceeded", "too_many_concurrent"));
+        m.put(500, List.of("query_failed", "internal_error"));
+        m.put(503, List.of("unavailable", "cancelled", "resource_limit"));
+        m.put(504, List.of("query_timeout"));
+        BY_STATUS = java.util.Collections.unmodifiableMap(m);
+    }
+
+    private ErrorCodes() {}
+}

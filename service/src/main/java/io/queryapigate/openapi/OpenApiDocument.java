@@ -1,0 +1,360 @@
+package io.queryapigate.openapi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.auth.Caller;
+import io.queryapigate.openapi.CallableQueries.Callable;
+import io.queryapigate.output.format.OutputFormat;
+import io.queryapigate.params.ParamSpec;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The OpenAPI 3.1 document one caller gets: the saved queries it may call, each as a typed path with its parameter
+ * rules and the schema of its rows; ad-hoc SQL when it holds that grant; the documentation routes; and, for the
+ * administrator, the generic call routes and the whole management API, generated from the routes Jersey serves
+ * ({@link Routes}) and described by {@link ManagementDocs}.
+ */
+public final class OpenApiDocument {
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    static final String LIVE_TAG = "Saved queries";
+
+    private final String version;
+    private final int defaultPageSize;
+    private final int maxPageSize;
+    private final Routes routes;
+    private final ManagementDocs docs;
+
+    /**
+     * @param version the gateway's version, the document's {@code info.version}
+     * @param defaultPageSize rows per page when none is asked for
+     * @param maxPageSize the largest page size accepted
+     * @param routes the routes Jersey serves
+     * @param docs the management API's descriptions
+     */
+    public OpenApiDocument(String version, int defaultPageSize, int maxPageSize, Routes routes, ManagementDocs docs) {
+        this.version = version;
+        this.defaultPageSize = defaultPageSize;
+        this.maxPageSize = maxPageSize;
+        this.routes = routes;
+        this.docs = docs;
+    }
+
+    /**
+     * The document for {@code caller}.
+     *
+     * @param caller the caller, or null for an anonymous one (only when the operator made the spec public)
+     * @param queries the saved queries the caller may call
+     */
+    public ObjectNode build(Caller caller, List<Callable> queries) {
+        ObjectNode spec = JSON.objectNode().put("openapi", "3.1.0");
+        spec.putObject("info").put("title", "QueryAPIGate").put("version", version).put("description",
+                "Saved SQL queries as REST endpoints. This document lists what the API key it was fetched with may "
+                        + "call.");
+        spec.set("components", components());
+        spec.putArray("security").addObject().putArray("ApiKey");
+        ObjectNode paths = spec.putObject("paths");
+        Set<String> operationIds = new HashSet<>();
+        for (Callable q : queries) {
+            paths.set("/q/" + pathSegment(q.name()), savedQuery(q, operationIds));
+        }
+        boolean admin = caller != null && caller.admin();
+        if (admin) {
+            paths.set("/q/{name}", anyQuery());
+        }
+        if (admin || (caller != null && caller.grants().adhocSql())) {
+            paths.set("/execute_sql", executeSql());
+        }
+        documentationRoutes(paths);
+        if (admin) {
+            docs.describe(routes.all(), paths, spec.with("components"));
+        }
+        ArrayNode tags = spec.putArray("tags");
+        tags.addObject().put("name", LIVE_TAG).put("description",
+                "One endpoint per saved query you may call: its published version's parameters and rows.");
+        if (admin) {
+            docs.tags().forEach(tags::add);
+        }
+        return spec;
+    }
+
+    private ObjectNode savedQuery(Callable q, Set<String> operationIds) {
+        String id = "run_" + q.name().replaceAll("\\W", "_");
+        while (!operationIds.add(id)) {
+            id += "_";
+        }
+        String summary = q.version().description() == null || q.version().description().isBlank()
+                ? "Run the saved query " + q.name() : q.version().description();
+        String detail = "Runs version " + q.version().version() + " of the saved query '" + q.name() + "'.";
+        List<String> tags = q.tags();
+        if (!tags.isEmpty()) {
+            detail += " Tags: " + String.join(", ", tags) + ".";
+        }
+        ObjectNode rowsSchema = ResultSchemas.row(q.columns());
+        ObjectNode item = JSON.objectNode();
+        ObjectNode get = item.putObject("get").put("operationId", id).put("summary", summary)
+                .put("description", detail);
+        get.putArray("tags").add(LIVE_TAG);
+        ArrayNode params = get.putArray("parameters");
+        ObjectNode bodyParams = JSON.objectNode().put("type", "object");
+        ObjectNode properties = bodyParams.putObject("properties");
+        ArrayNode required = JSON.arrayNode();
+        for (ParamSpec p : q.rules().specs().values()) {
+            ObjectNode schema = ParamSchemas.of(p);
+            ObjectNode param = params.addObject().put("name", p.name()).put("in", "query")
+                    .put("required", p.required());
+            if (p.description() != null && !p.description().isEmpty()) {
+                param.put("description", p.description());
+            }
+            param.set("schema", schema);
+            properties.set(p.name(), schema.deepCopy());
+            if (p.required()) {
+                required.add(p.name());
+            }
+        }
+        if (!required.isEmpty()) {
+            bodyParams.set("required", required);
+        }
+        callParameters(params, q.version().connectionName(), q.version().version());
+        get.set("responses", rows(rowsSchema));
+
+        ObjectNode post = item.putObject("post").put("operationId", id + "_post")
+                .put("summary", summary + " (parameters in a JSON body)").put("description", detail);
+        post.putArray("tags").add(LIVE_TAG);
+        ObjectNode body = JSON.objectNode().put("type", "object");
+        ObjectNode bodyProps = body.putObject("properties");
+        bodyProps.set("params", bodyParams);
+        bodyProps.putObject("version").put("type", "integer").put("minimum", 1);
+        bodyProps.putObject("connection_name").put("type", "string");
+        bodyProps.set("format", formatSchema());
+        bodyProps.putObject("page").put("type", "integer").put("minimum", 1);
+        bodyProps.putObject("page_size").put("type", "integer").put("minimum", 1).put("maximum", maxPageSize);
+        bodyProps.putObject("timeout").put("type", "number").put("exclusiveMinimum", 0);
+        if (!required.isEmpty()) {
+            body.putArray("required").add("params");
+        }
+        post.putObject("requestBody").put("required", !required.isEmpty()).putObject("content")
+                .putObject("application/json").set("schema", body);
+        post.set("responses", rows(rowsSchema));
+        return item;
+    }
+
+    /** {@code GET /q/{name}} and {@code POST /q/{name}} for any query: the administrator's. */
+    private ObjectNode anyQuery() {
+        ObjectNode item = JSON.objectNode();
+        item.putArray("parameters").addObject().put("name", "name").put("in", "path").put("required", true)
+                .putObject("schema").put("type", "string");
+        ObjectNode get = item.putObject("get").put("operationId", "run_query").put("summary",
+                "Run any saved query; query-string arguments other than the reserved ones are its parameters");
+        get.putArray("tags").add(LIVE_TAG);
+        callParameters(get.putArray("parameters"), null, 0);
+        get.set("responses", rows(ResultSchemas.row(null)));
+        ObjectNode post = item.putObject("post").put("operationId", "run_query_post")
+                .put("summary", "Run any saved query with its parameters in a JSON body");
+        post.putArray("tags").add(LIVE_TAG);
+        ObjectNode body = JSON.objectNode().put("type", "object");
+        ObjectNode props = body.putObject("properties");
+        props.putObject("params").put("type", "object");
+        props.putObject("version").put("type", "integer").put("minimum", 1);
+        props.putObject("connection_name").put("type", "string");
+        props.set("format", formatSchema());
+        props.putObject("timeout").put("type", "number").put("exclusiveMinimum", 0);
+        post.putObject("requestBody").putObject("content").putObject("application/json").set("schema", body);
+        post.set("responses", rows(ResultSchemas.row(null)));
+        return item;
+    }
+
+    private ObjectNode executeSql() {
+        ObjectNode item = JSON.objectNode();
+        ObjectNode post = item.putObject("post").put("operationId", "execute_sql").put("summary",
+                "Run ad-hoc SQL (keys with the ad-hoc grant on the connection)");
+        post.putArray("tags").add("Ad-hoc SQL");
+        ArrayNode params = post.putArray("parameters");
+        params.add(param("format", formatSchema()));
+        pagingParameters(params);
+        ObjectNode body = JSON.objectNode().put("type", "object");
+        ObjectNode props = body.putObject("properties");
+        props.putObject("sql").put("type", "string").put("minLength", 1);
+        props.putObject("connection_name").put("type", "string").put("minLength", 1);
+        props.putObject("params").put("type", "object").put("description", "Values for :name markers.");
+        props.putObject("timeout").put("type", "number").put("exclusiveMinimum", 0);
+        body.putArray("required").add("sql").add("connection_name");
+        post.putObject("requestBody").put("required", true).putObject("content").putObject("application/json")
+                .set("schema", body);
+        ObjectNode responses = rows(ResultSchemas.row(null));
+        responses.with("200").with("content").with("application/json").with("schema").withArray("oneOf")
+                .addObject().put("type", "object").putObject("properties").putObject("rows_affected")
+                .put("type", "integer");
+        post.set("responses", responses);
+        return item;
+    }
+
+    /** {@code /health}, {@code /catalog}, {@code /openapi.json}, {@code /openapi.yaml}. */
+    private void documentationRoutes(ObjectNode paths) {
+        ObjectNode health = paths.putObject("/health").putObject("get").put("operationId", "health")
+                .put("summary", "Liveness: the gateway answers");
+        health.putArray("tags").add("Service");
+        health.putArray("security").addObject();
+        ObjectNode hs = JSON.objectNode().put("type", "object");
+        hs.putArray("required").add("status").add("version");
+        ObjectNode hp = hs.putObject("properties");
+        hp.putObject("status").put("type", "string");
+        hp.putObject("version").put("type", "string");
+        hp.putObject("time_zone").putArray("type").add("string").add("null");
+        hp.putObject("utc_offset").put("type", "string");
+        health.putObject("responses").set("200", json("The gateway is up", hs));
+
+        ObjectNode catalog = paths.putObject("/catalog").putObject("get").put("operationId", "catalog")
+                .put("summary", "The saved queries this key may call, with their parameters and terms");
+        catalog.putArray("tags").add("Service");
+        ArrayNode cp = catalog.putArray("parameters");
+        cp.add(param("format", JSON.objectNode().put("type", "string").put("default", "json")
+                .set("enum", JSON.arrayNode().add("json").add("postman"))));
+        ObjectNode catalogResponses = errorResponses(401, 400, 429);
+        catalogResponses.set("200", json("The catalog (or, with format=postman, a Postman v2.1 collection)",
+                JSON.objectNode().put("$ref", "#/components/schemas/Catalog")));
+        catalog.set("responses", catalogResponses);
+
+        for (String format : List.of("json", "yaml")) {
+            ObjectNode op = paths.putObject("/openapi." + format).putObject("get")
+                    .put("operationId", "openapi_" + format)
+                    .put("summary", "This document, for the key it is fetched with");
+            op.putArray("tags").add("Service");
+            ObjectNode r = errorResponses(401, 429);
+            r.putObject("200").put("description", "The OpenAPI document").putObject("content")
+                    .putObject(format.equals("json") ? "application/json" : "application/yaml").putObject("schema")
+                    .put("type", format.equals("json") ? "object" : "string");
+            op.set("responses", r);
+        }
+    }
+
+    private void callParameters(ArrayNode params, String connection, int queryVersion) {
+        ObjectNode conn = JSON.objectNode().put("type", "string");
+        if (connection != null) {
+            conn.put("default", connection);
+        }
+        params.add(param("connection_name", conn).put("description",
+                "Run on another connection (needs a grant on it)."));
+        params.add(param("version", JSON.objectNode().put("type", "integer").put("minimum", 1)).put("description",
+                queryVersion > 0 ? "Saved version to run (default: the published one, currently " + queryVersion + ")."
+                        : "Saved version to run (default: the published one)."));
+        params.add(param("format", formatSchema()));
+        pagingParameters(params);
+        params.add(param("timeout", JSON.objectNode().put("type", "number").put("exclusiveMinimum", 0))
+                .put("description", "Seconds the query may run; lowers, never raises, the server's limit."));
+        params.add(param("stream", JSON.objectNode().put("type", "boolean")).put("description",
+                "The whole result instead of a page (csv, tsv, ndjson, parquet, xlsx)."));
+    }
+
+    private void pagingParameters(ArrayNode params) {
+        params.add(param("page", JSON.objectNode().put("type", "integer").put("minimum", 1).put("default", 1)));
+        params.add(param("page_size", JSON.objectNode().put("type", "integer").put("minimum", 1)
+                .put("maximum", maxPageSize).put("default", defaultPageSize)));
+    }
+
+    private static ObjectNode param(String name, ObjectNode schema) {
+        ObjectNode p = JSON.objectNode().put("name", name).put("in", "query").put("required", false);
+        p.set("schema", schema);
+        return p;
+    }
+
+    private static ObjectNode formatSchema() {
+        ObjectNode s = JSON.objectNode().put("type", "string").put("default", "json");
+        ArrayNode values = s.putArray("enum");
+        for (OutputFormat f : OutputFormat.values()) {
+            values.add(f.formatName());
+        }
+        return s;
+    }
+
+    /** 200 with the page (JSON rows or the empty-page message; the other formats as text or files), 304, errors. */
+    private ObjectNode rows(ObjectNode rowSchema) {
+        ObjectNode responses = JSON.objectNode();
+        ObjectNode ok = responses.putObject("200").put("description",
+                "One page of rows (or the whole result with stream=true)");
+        ObjectNode headers = ok.putObject("headers");
+        for (String h : List.of("X-Page", "X-Page-Size", "X-Row-Count")) {
+            headers.putObject(h).putObject("schema").put("type", "integer");
+        }
+        headers.putObject("X-Has-More").putObject("schema").put("type", "string").set("enum",
+                JSON.arrayNode().add("true").add("false"));
+        headers.putObject("ETag").putObject("schema").put("type", "string");
+        headers.putObject("X-Cache").put("description", "HIT or MISS, when the query is cached").putObject("schema")
+                .put("type", "string");
+        ObjectNode content = ok.putObject("content");
+        ObjectNode jsonSchema = content.putObject("application/json").putObject("schema");
+        ArrayNode oneOf = jsonSchema.putArray("oneOf");
+        oneOf.addObject().put("type", "array").set("items", rowSchema);
+        ObjectNode empty = oneOf.addObject().put("type", "object");
+        empty.putArray("required").add("message");
+        empty.putObject("properties").putObject("message").put("type", "string");
+        for (OutputFormat f : OutputFormat.values()) {
+            if (f == OutputFormat.JSON) {
+                continue;
+            }
+            ObjectNode s = content.putObject(f.mediaTypes().getFirst()).putObject("schema").put("type", "string");
+            if (f.isDownload()) {
+                s.put("contentMediaType", f.mediaTypes().getFirst());
+            }
+        }
+        responses.putObject("304").put("description", "Not modified: the If-None-Match ETag still holds");
+        responses.setAll(errorResponses(400, 401, 403, 404, 406, 409, 413, 429, 500, 503, 504));
+        return responses;
+    }
+
+    static ObjectNode errorResponses(int... statuses) {
+        ObjectNode r = JSON.objectNode();
+        for (int s : statuses) {
+            r.putObject(Integer.toString(s)).put("$ref", "#/components/responses/Error" + s);
+        }
+        return r;
+    }
+
+    private static ObjectNode json(String description, JsonNode schema) {
+        ObjectNode r = JSON.objectNode().put("description", description);
+        r.putObject("content").putObject("application/json").set("schema", schema);
+        return r;
+    }
+
+    private ObjectNode components() {
+        ObjectNode c = JSON.objectNode();
+        c.putObject("securitySchemes").putObject("ApiKey").put("type", "apiKey").put("in", "header")
+                .put("name", "X-API-Key");
+        ObjectNode schemas = c.putObject("schemas");
+        ObjectNode error = schemas.putObject("Error").put("type", "object");
+        error.putArray("required").add("error").add("code").add("request_id");
+        ObjectNode ep = error.putObject("properties");
+        ep.putObject("error").put("type", "string").put("description", "What went wrong, for people");
+        ep.putObject("code").put("type", "string").put("description", "What went wrong, for programs");
+        ep.putObject("request_id").put("type", "string");
+        ep.putObject("errors").put("type", "object").put("description", "Each bad field or parameter and why")
+                .putObject("additionalProperties").put("type", "string");
+        ep.putObject("detail").put("type", "string").put("description", "The database's own message, where shown");
+        schemas.set("Catalog", Catalog.schema());
+        ObjectNode responses = c.putObject("responses");
+        for (Map.Entry<Integer, List<String>> e : ErrorCodes.BY_STATUS.entrySet()) {
+            ObjectNode schema = JSON.objectNode();
+            schema.putArray("allOf").addObject().put("$ref", "#/components/schemas/Error");
+            ArrayNode codes = schema.withArray("allOf").addObject().putObject("properties").putObject("code")
+                    .putArray("enum");
+            e.getValue().forEach(codes::add);
+            ObjectNode response = json("Error " + e.getKey() + ": " + String.join(", ", e.getValue()), schema);
+            if (e.getKey() == 429) {
+                response.putObject("headers").putObject("Retry-After").putObject("schema").put("type", "integer");
+            }
+            responses.set("Error" + e.getKey(), response);
+        }
+        return c;
+    }
+
+    /** A saved query's name as one path segment, percent-encoded where URLs need it. */
+    static String pathSegment(String name) {
+        return URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}
