@@ -3,7 +3,7 @@
 # Written for Debian 12 as root without systemd: apt never starts a service there, so every server is started by hand.
 #
 #   scripts/test-services.sh start|stop|status
-#   SERVICES="postgres mariadb redis clickhouse trino schemathesis" scripts/test-services.sh start    # choose (default: all)
+#   SERVICES="postgres mariadb redis clickhouse trino chromium schemathesis" scripts/test-services.sh start    # choose (default: all)
 #
 #   postgres    PostgreSQL (Debian package), 127.0.0.1:5432, role/db test/test (superuser)
 #   mariadb     MariaDB (Debian package),    127.0.0.1:3306, user test/test (all privileges), db test
@@ -11,6 +11,8 @@
 #   clickhouse  ClickHouse 18.16 (Debian),   http://127.0.0.1:8123, user default, empty password
 #   trino       Trino 476 from Maven Central, installed in $TRINO_HOME (outside the repository),
 #               port 18080 or the next free one; catalogs memory, tpch, blackhole; user test
+#   chromium    Chromium + ChromeDriver (Debian packages chromium, chromium-driver), for browser tests: nothing keeps
+#               running; "ready" means headless Chromium rendered a page (each test starts its own browser)
 #   schemathesis schemathesis $SCHEMATHESIS_VERSION from PyPI in a virtualenv under ~/.cache (python3 -m venv; pip):
 #               nothing runs; "ready" means its command answers with that version (scripts/schemathesis.sh uses it)
 #
@@ -30,7 +32,7 @@ set -uo pipefail
 QAG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
 cd / || exit 1                    # psql as postgres etc. must not start in a directory they cannot read
 
-ALL_SERVICES="postgres mariadb redis clickhouse trino schemathesis"
+ALL_SERVICES="postgres mariadb redis clickhouse trino chromium schemathesis"
 SERVICES="${SERVICES:-$ALL_SERVICES}"
 ENV_FILE="${QAG_ENV_FILE:-/tmp/qag-test-services.env}"
 LOCK_FILE="${QAG_LOCK_FILE:-/tmp/qag-test-services.lock}"
@@ -309,6 +311,30 @@ stop_trino() {
   stop_pid trino "$p" TERM 60 && rm -f "$TRINO_PID_FILE"
 }
 
+# ---------------------------------------------------------------- Chromium
+# Flags for this closed network: without the background-networking ones Chromium keeps calling Google's hosts.
+CHROMIUM=/usr/bin/chromium
+CHROMEDRIVER=/usr/bin/chromedriver
+CHROMIUM_FLAGS=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
+  --disable-component-update --disable-sync)
+cr_installed() { [ -x "$CHROMIUM" ] && [ -x "$CHROMEDRIVER" ]; }
+cr_renders() {   # a real start: headless Chromium in a fresh profile renders a page and prints its DOM
+  local dir out
+  dir=$(mktemp -d /tmp/qag-chromium-check.XXXXXX) || return 1
+  out=$(timeout 60 "$CHROMIUM" "${CHROMIUM_FLAGS[@]}" --user-data-dir="$dir" --dump-dom \
+    'data:text/html,<p id=qag>rendered</p>' 2>"$dir.err" 9>&-)
+  if grep -q '<p id="qag">rendered</p>' <<<"$out"; then rm -rf "$dir" "$dir.err"; return 0; fi
+  { echo "=== $(date -Is) chromium --dump-dom failed"; cat "$dir.err"; } >>"$INSTALL_LOG"
+  rm -rf "$dir" "$dir.err"
+  return 1
+}
+start_chromium() {
+  cr_installed || { warn "$CHROMIUM or $CHROMEDRIVER is missing"; return 1; }
+  "$CHROMEDRIVER" --version >/dev/null 2>&1 || { warn "$CHROMEDRIVER --version failed"; return 1; }
+  cr_renders || { warn "headless Chromium did not render a page (its output: $INSTALL_LOG)"; return 1; }
+}
+stop_chromium() { return 0; }   # nothing runs between tests
+
 # ---------------------------------------------------------------- schemathesis
 # A virtualenv with one pinned schemathesis from PyPI (a venv's scripts name its folder: it is made where it stays).
 # Ready = its command answers with that version; a pip that failed leaves no venv behind.
@@ -355,6 +381,7 @@ svc_logs() {
     redis)      echo /var/log/redis/redis-server.log ;;
     clickhouse) echo /var/log/clickhouse-server/clickhouse-server.err.log /var/log/clickhouse-server/clickhouse-server.log ;;
     trino)      echo "$TRINO_HOME/data/var/log/launcher.log" "$TRINO_HOME/data/var/log/server.log" ;;
+    chromium)   echo "$INSTALL_LOG" ;;
     schemathesis) echo "$INSTALL_LOG" ;;
   esac
 }
@@ -387,6 +414,9 @@ install_missing() {
   if want clickhouse; then
     [ -x /usr/sbin/clickhouse-server ] || port_busy 8123 || pkgs+=(clickhouse-server clickhouse-client)
   fi
+  if want chromium; then
+    cr_installed || pkgs+=(chromium chromium-driver)
+  fi
   if want schemathesis; then   # Debian's python3 has no venv module without python3-venv
     python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || pkgs+=(python3-venv)
   fi
@@ -417,6 +447,10 @@ write_env_file() {
       echo "QAG_MARIADB_PASSWORD=test"
     fi
     rd_ready && echo "QAG_REDIS_URL=redis://127.0.0.1:6379"
+    if cr_installed; then
+      echo "QAG_CHROMIUM=$CHROMIUM"
+      echo "QAG_CHROMEDRIVER=$CHROMEDRIVER"
+    fi
     st_ready && echo "QAG_SCHEMATHESIS=$SCHEMATHESIS_BIN"
     ch_ready && echo "QAG_CLICKHOUSE_URL=http://127.0.0.1:8123"
     if trino_pid >/dev/null; then
@@ -459,6 +493,10 @@ status_table() {   # prints the table for the requested services; returns 3 if o
           ver=$(curl -sf --max-time 3 "http://127.0.0.1:$TRINO_PORT/v1/info" 2>/dev/null | grep -o '"version":"[^"]*"' | cut -d'"' -f4)
         elif [ -n "$pid" ]; then state=STARTING
         else state=DOWN; fi ;;
+      chromium)
+        port=-
+        ver=$("$CHROMIUM" --version 2>/dev/null | head -n1)
+        cr_installed && state=up || state=DOWN ;;
       schemathesis)
         port=-
         ver=$("$SCHEMATHESIS_BIN" --version 2>/dev/null | head -n1)
@@ -490,7 +528,8 @@ cmd_start() {
     [ "$s" = trino ] && continue
     t0=$(now_ms); STARTED=0
     if "start_$s"; then
-      say "$(printf '%-10s' "$s") ready after $(secs_since "$t0")s ($(case $s/$STARTED in schemathesis/1) echo installed ;;
+      say "$(printf '%-10s' "$s") ready after $(secs_since "$t0")s ($(case $s/$STARTED in chromium/*) echo rendered a page headless ;;
+        schemathesis/1) echo installed ;;
         */1) echo started ;; *) echo was already running ;; esac))"
     else
       failed+=("$s")

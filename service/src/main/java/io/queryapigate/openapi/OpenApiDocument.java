@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.openapi.CallableQueries.Callable;
 import io.queryapigate.output.format.OutputFormat;
+import io.queryapigate.params.ParamExamples;
 import io.queryapigate.params.ParamSpec;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -73,6 +74,7 @@ public final class OpenApiDocument {
         }
         documentationRoutes(paths);
         if (admin) {
+            docsPageRoutes(paths);
             docs.describe(routes.all(), paths, spec.with("components"));
         }
         ArrayNode tags = spec.putArray("tags");
@@ -113,6 +115,10 @@ public final class OpenApiDocument {
                 param.put("description", p.description());
             }
             param.set("schema", schema);
+            ParamExamples.Example example = ParamExamples.of(p);
+            if (example.valid()) {
+                param.set("example", example.json());
+            }
             properties.set(p.name(), p.required() ? schema.deepCopy() : orNull(schema.deepCopy()));
             if (p.required()) {
                 required.add(p.name());
@@ -239,6 +245,40 @@ public final class OpenApiDocument {
                     .put("type", "object"); // the YAML text is the same document
             op.set("responses", r);
         }
+    }
+
+    /**
+     * {@code /docs} and the files it loads: public, for browsers, so only the administrator's document (every route
+     * the server has) lists them.
+     */
+    private void docsPageRoutes(ObjectNode paths) {
+        ObjectNode page = paths.putObject("/docs").putObject("get").put("operationId", "docs_page")
+                .put("summary", "Interactive API docs (Swagger UI) for the key typed into the page");
+        page.putArray("tags").add("Service");
+        page.putArray("security").addObject();
+        ObjectNode pageResponses = errorResponses(429);
+        pageResponses.putObject("200").put("description", "The page").putObject("content")
+                .putObject("text/html").putObject("schema").put("type", "string");
+        page.set("responses", pageResponses);
+        docsFile(paths, "/docs/{file}", "docs_page_file", "The page's own script and style (docs.js, docs.css)",
+                List.of("file"));
+        docsFile(paths, "/docs/swagger-ui/{version}/{file}", "docs_swagger_ui_file",
+                "A file of Swagger UI, in the folder of its version", List.of("version", "file"));
+    }
+
+    private static void docsFile(ObjectNode paths, String path, String operationId, String summary,
+            List<String> pathParams) {
+        ObjectNode op = paths.putObject(path).putObject("get").put("operationId", operationId).put("summary", summary);
+        op.putArray("tags").add("Service");
+        op.putArray("security").addObject();
+        ArrayNode params = op.putArray("parameters");
+        pathParams.forEach(name -> params.addObject().put("name", name).put("in", "path").put("required", true)
+                .putObject("schema").put("type", "string"));
+        ObjectNode responses = errorResponses(404, 429);
+        responses.putObject("200").put("description", "The file (JavaScript, CSS or PNG)").putObject("content")
+                .putObject("*/*").putObject("schema").put("type", "string");
+        responses.putObject("304").put("description", "Unchanged since the ETag sent in If-None-Match");
+        op.set("responses", responses);
     }
 
     private void callParameters(ArrayNode params, String connection, int queryVersion) {
@@ -380,5 +420,10 @@ public final class OpenApiDocument {
     /** A saved query's name as one path segment, percent-encoded where URLs need it. */
     static String pathSegment(String name) {
         return URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** A value as a query string carries it. */
+    static String queryValue(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }
 }
