@@ -228,10 +228,15 @@ public final class OpenApiDocument {
         catalog.putArray("tags").add("Service");
         ArrayNode cp = catalog.putArray("parameters");
         cp.add(param("format", JSON.objectNode().put("type", "string").put("default", "json")
-                .set("enum", JSON.arrayNode().add("json"))));
+                .set("enum", JSON.arrayNode().add("json").add("postman"))));
         ObjectNode catalogResponses = errorResponses(401, 400, 429);
+        ObjectNode postman = JSON.objectNode().put("type", "object").put("description", "A Postman v2.1 collection");
+        postman.putArray("required").add("info").add("item");
+        postman.putObject("properties").putObject("item").put("type", "array");
+        ObjectNode either = JSON.objectNode();
+        either.putArray("anyOf").add(JSON.objectNode().put("$ref", "#/components/schemas/Catalog")).add(postman);
         catalogResponses.set("200", json("The catalog (or, with format=postman, a Postman v2.1 collection)",
-                JSON.objectNode().put("$ref", "#/components/schemas/Catalog")));
+                either));
         catalog.set("responses", catalogResponses);
 
         for (String format : List.of("json", "yaml")) {
@@ -273,8 +278,9 @@ public final class OpenApiDocument {
         op.putArray("security").addObject();
         ArrayNode params = op.putArray("parameters");
         pathParams.forEach(name -> params.addObject().put("name", name).put("in", "path").put("required", true)
-                .putObject("schema").put("type", "string"));
-        ObjectNode responses = errorResponses(404, 429);
+                .putObject("schema").put("type", "string").put("pattern", "^[A-Za-z0-9._-]+$"));
+        // 400: Jetty refuses a path with a control character before any route is chosen
+        ObjectNode responses = errorResponses(400, 404, 429);
         responses.putObject("200").put("description", "The file (JavaScript, CSS or PNG)").putObject("content")
                 .putObject("*/*").putObject("schema").put("type", "string");
         responses.putObject("304").put("description", "Unchanged since the ETag sent in If-None-Match");
