@@ -99,7 +99,7 @@ for run in $runs; do
   ops=$(sed -n 's/^ *Selected: *//p' "$OUT/$run.txt" | head -n1)
   cases=$(sed -n 's/^ *\([0-9][0-9]*\) generated.*/\1/p' "$OUT/$run.txt" | head -n1)
   failures=$(sed -n 's/^.* found \([0-9][0-9]*\) unique failure.*/\1/p' "$OUT/$run.txt" | head -n1)
-  errors=$(sed -n 's/^ *🚫 .*: \([0-9][0-9]*\)$/\1/p' "$OUT/$run.txt" | paste -sd+ | bc 2>/dev/null)
+  errors=$(sed -n 's/^ *🚫 .*: \([0-9][0-9]*\)$/\1/p' "$OUT/$run.txt" | awk '{ n += $1 } END { print n + 0 }')
   echo "| $run | ${ops:-?} | ${cases:-?} | ${failures:-0} | ${errors:-0} | $secs |" >>"$OUT/summary.md"
   if [ "$run_rc" -ne 0 ]; then
     rc=1
