@@ -57,12 +57,18 @@ public final class OpenApiDocument {
         spec.putObject("info").put("title", "QueryAPIGate").put("version", version).put("description",
                 "Saved SQL queries as REST endpoints. This document lists what the API key it was fetched with may "
                         + "call.");
-        spec.set("components", components());
+        ObjectNode components = components();
+        spec.set("components", components);
         spec.putArray("security").addObject().putArray("ApiKey");
         ObjectNode paths = spec.putObject("paths");
         Set<String> operationIds = new HashSet<>();
+        Set<String> taken = new HashSet<>(docs.schemaNames());
+        components.get("schemas").fieldNames().forEachRemaining(taken::add);
+        Map<String, String> rowNames = ResultSchemas.names(queries, taken);
         for (Callable q : queries) {
-            paths.set("/q/" + pathSegment(q.name()), savedQuery(q, operationIds));
+            String rowName = rowNames.get(q.name());
+            components.with("schemas").set(rowName, ResultSchemas.row(q.columns()));
+            paths.set("/q/" + pathSegment(q.name()), savedQuery(q, "#/components/schemas/" + rowName, operationIds));
         }
         boolean admin = caller != null && caller.admin();
         if (admin) {
@@ -84,7 +90,7 @@ public final class OpenApiDocument {
         return spec;
     }
 
-    private ObjectNode savedQuery(Callable q, Set<String> operationIds) {
+    private ObjectNode savedQuery(Callable q, String rowRef, Set<String> operationIds) {
         String id = "run_" + q.name().replaceAll("\\W", "_");
         while (!operationIds.add(id)) {
             id += "_";
@@ -96,7 +102,7 @@ public final class OpenApiDocument {
         if (!tags.isEmpty()) {
             detail += " Tags: " + String.join(", ", tags) + ".";
         }
-        ObjectNode rowsSchema = ResultSchemas.row(q.columns());
+        ObjectNode rowsSchema = JSON.objectNode().put("$ref", rowRef);
         ObjectNode item = JSON.objectNode();
         ObjectNode get = item.putObject("get").put("operationId", id).put("summary", summary)
                 .put("description", detail);

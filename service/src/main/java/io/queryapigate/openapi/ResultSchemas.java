@@ -4,19 +4,65 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.dialect.spi.ColumnInfo;
+import io.queryapigate.openapi.CallableQueries.Callable;
 import io.queryapigate.output.format.ColumnNames;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * A saved query's JSON rows as JSON Schema: one property per result column, named as the JSON writer names it
  * (duplicates get {@code _2}), typed as {@code output.format.Values} writes the value the column's JDBC type
  * carries. Every column may be null. Unknown columns (the database could not describe the statement) give rows of
- * any shape.
+ * any shape. Each saved query's row schema is a named component ({@link #names}), so that client generators make
+ * one model per query with a name a person would choose.
  */
 final class ResultSchemas {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private ResultSchemas() {}
+
+    /**
+     * The component name of each query's row schema, by query name: the name's ASCII letters and digits in
+     * PascalCase, then {@code Row} ({@code films by rating} gives {@code FilmsByRatingRow}), {@code Query} in front
+     * when that would start with a digit. When several names give the same identifier the oldest query (the lowest
+     * id: a query saved later never renames an earlier one's model) keeps it and the others add 2, 3, ... in the
+     * order they were saved; names in {@code taken} are never given.
+     */
+    static Map<String, String> names(List<Callable> queries, Set<String> taken) {
+        Map<String, String> out = new HashMap<>();
+        Set<String> used = new HashSet<>(taken);
+        queries.stream().sorted(Comparator.comparingLong(q -> q.query().id())).forEach(q -> {
+            String base = identifier(q.name());
+            String name = base + "Row";
+            for (int n = 2; !used.add(name); n++) {
+                name = base + n + "Row";
+            }
+            out.put(q.name(), name);
+        });
+        return out;
+    }
+
+    private static String identifier(String queryName) {
+        StringBuilder out = new StringBuilder();
+        boolean upper = true;
+        for (char c : queryName.toCharArray()) {
+            boolean ascii = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+            if (!ascii) {
+                upper = true;
+                continue;
+            }
+            out.append(upper ? Character.toUpperCase(c) : c);
+            upper = false;
+        }
+        if (out.isEmpty() || Character.isDigit(out.charAt(0))) {
+            out.insert(0, "Query");
+        }
+        return out.toString();
+    }
 
     /** The schema of one row; {@code columns} null or empty when unknown. */
     static ObjectNode row(List<ColumnInfo> columns) {
