@@ -180,8 +180,10 @@ class OpenApiIT {
         assertThat(film.get("version").asInt()).isEqualTo(1);
         assertThat(film.get("description").asText()).isEqualTo("One film by id");
         assertThat(film.get("tags").toString()).isEqualTo("[\"films\"]");
-        assertThat(film.get("parameters").toString()).isEqualTo("{\"film_id\":{\"type\":\"int\",\"required\":true,"
-                + "\"min\":1,\"max\":1000,\"description\":\"The film's id\"}}");
+        assertThat(film.get("parameters").toString()).isEqualTo("{\"film_id\":{\"type\":\"integer\","
+                + "\"required\":true,\"has_default\":false,\"default\":null,\"enum\":null,\"min\":1,\"max\":1000,"
+                + "\"min_length\":null,\"max_length\":null,\"pattern\":null,\"description\":\"The film's id\","
+                + "\"has_example\":false,\"example\":null,\"embed\":false,\"from_claim\":null}}");
         assertThat(film.get("can_write").asBoolean()).isFalse();
         assertThat(c.get("caller").get("name").asText()).isEqualTo("partner");
         assertThat(c.get("caller").get("admin").asBoolean()).isFalse();

@@ -1,5 +1,6 @@
 package io.queryapigate.openapi;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.params.ParamRules;
@@ -27,9 +28,10 @@ public final class CallableQueries {
      * @param markers its parameters in the order the SQL uses them
      * @param columns its result columns, or null when the database could not describe them
      * @param tags its tags
+     * @param declared its parameter rules as they were declared (values as written: a float's default of 0 stays 0)
      */
     public record Callable(SavedQueryRow query, QueryVersionRow version, ParamRules rules, Set<String> markers,
-            List<ColumnInfo> columns, List<String> tags) {
+            List<ColumnInfo> columns, List<String> tags, JsonNode declared) {
         public String name() {
             return query.name();
         }
@@ -65,13 +67,15 @@ public final class CallableQueries {
             }
             Set<String> markers;
             ParamRules rules;
+            JsonNode declared;
             try {
                 markers = saved.definitions().sqlText(v.sqlText(), v.connectionName()).markerNames();
-                rules = ParamRules.parse(saved.parameters(v));
+                declared = saved.parameters(v);
+                rules = ParamRules.parse(declared);
             } catch (RuntimeException unreadable) { // its connection is gone: /q answers 404 for it too
                 continue;
             }
-            out.add(new Callable(q, v, rules, markers, columns.apply(v), saved.tags(v)));
+            out.add(new Callable(q, v, rules, markers, columns.apply(v), saved.tags(v), declared));
         }
         out.sort(java.util.Comparator.comparing(Callable::name));
         return out;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.Grants;
 import io.queryapigate.openapi.CallableQueries.Callable;
+import io.queryapigate.params.ParamSpec;
 import java.util.List;
 
 /**
@@ -44,7 +45,7 @@ public final class Catalog {
             q.tags().forEach(item.putArray("tags")::add);
             item.put("collection", q.query().collection());
             item.put("connection_name", q.version().connectionName());
-            item.set("parameters", q.rules().toJson());
+            item.set("parameters", parameters(q));
             if (q.version().cacheTtl() > 0) {
                 item.put("cache_ttl", q.version().cacheTtl());
             } else {
@@ -62,6 +63,40 @@ public final class Catalog {
         c.set("mask", g.mask().isEmpty() ? JSON.nullNode() : mapper.valueToTree(g.mask()));
         c.put("rate_limit", g.rateLimit());
         c.put("server_rate_limit", serverRateLimit);
+        return out;
+    }
+
+    /**
+     * Each parameter's rules with every rule named, as the original lists them ({@code has_default}, nulls for the
+     * rules not given; its type names for the types it has).
+     */
+    private static ObjectNode parameters(Callable q) {
+        ObjectNode out = JSON.objectNode();
+        JsonNode rules = q.rules().toJson();
+        for (ParamSpec p : q.rules().specs().values()) {
+            JsonNode r = rules.get(p.name());
+            JsonNode written = q.declared() == null ? null : q.declared().get(p.name());
+            ObjectNode o = out.putObject(p.name());
+            o.put("type", switch (p.type()) {
+                case INT -> "integer";
+                case FLOAT -> "number";
+                case STR -> "string";
+                case BOOL -> "boolean";
+                default -> p.type().wireName();
+            });
+            o.put("required", p.required());
+            o.put("has_default", p.hasDefault());
+            for (String rule : List.of("default", "enum", "min", "max", "min_length", "max_length", "pattern",
+                    "description")) {
+                JsonNode value = written != null && written.isObject() && written.has(rule) ? written.get(rule)
+                        : r.get(rule);
+                o.set(rule, value == null ? JSON.nullNode() : value);
+            }
+            o.put("has_example", false);
+            o.putNull("example");
+            o.put("embed", false);
+            o.putNull("from_claim");
+        }
         return out;
     }
 

@@ -31,7 +31,7 @@ public final class ManagementDocs {
     private final ArrayNode tags;
     private final ObjectNode schemas;
 
-    private ManagementDocs(JsonNode root) {
+    ManagementDocs(JsonNode root) {
         this.operations = root.path("operations") instanceof ObjectNode o ? o : JSON.objectNode();
         this.tags = root.path("tags") instanceof ArrayNode a ? a : JSON.arrayNode();
         this.schemas = root.path("schemas") instanceof ObjectNode o ? o : JSON.objectNode();
@@ -162,7 +162,11 @@ public final class ManagementDocs {
             s.put("type", "string");
         }
         if (defaultValue != null) {
-            s.put("default", defaultValue);
+            switch (s.get("type").asText()) {
+                case "integer" -> s.put("default", Long.parseLong(defaultValue));
+                case "boolean" -> s.put("default", Boolean.parseBoolean(defaultValue));
+                default -> s.put("default", defaultValue);
+            }
         }
         return s;
     }
