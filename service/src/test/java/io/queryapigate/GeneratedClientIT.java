@@ -131,7 +131,8 @@ class GeneratedClientIT {
                 differences(at + "/" + i, committed.get(i), live.get(i), out);
             }
         } else if (!committed.equals(live)) {
-            out.add(at + ": committed " + committed + ", live " + live);
+            out.add(at + ": committed " + (committed.isMissingNode() ? "(absent)" : committed) + ", live "
+                    + (live.isMissingNode() ? "(absent)" : live));
         }
         return out;
     }
