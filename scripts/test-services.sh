@@ -3,7 +3,7 @@
 # Written for Debian 12 as root without systemd: apt never starts a service there, so every server is started by hand.
 #
 #   scripts/test-services.sh start|stop|status
-#   SERVICES="postgres mariadb redis clickhouse trino" scripts/test-services.sh start    # choose (default: all five)
+#   SERVICES="postgres mariadb redis clickhouse trino chromium" scripts/test-services.sh start    # choose (default: all)
 #
 #   postgres    PostgreSQL (Debian package), 127.0.0.1:5432, role/db test/test (superuser)
 #   mariadb     MariaDB (Debian package),    127.0.0.1:3306, user test/test (all privileges), db test
@@ -11,6 +11,8 @@
 #   clickhouse  ClickHouse 18.16 (Debian),   http://127.0.0.1:8123, user default, empty password
 #   trino       Trino 476 from Maven Central, installed in $TRINO_HOME (outside the repository),
 #               port 18080 or the next free one; catalogs memory, tpch, blackhole; user test
+#   chromium    Chromium + ChromeDriver (Debian packages chromium, chromium-driver), for browser tests: nothing keeps
+#               running; "ready" means headless Chromium rendered a page (each test starts its own browser)
 #
 # start  installs what is missing, starts what is not running, waits until each server really answers, writes
 #        the env file and prints a status table; exits 1 (after the tail of its log) if a requested server failed.
@@ -28,7 +30,7 @@ set -uo pipefail
 QAG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
 cd / || exit 1                    # psql as postgres etc. must not start in a directory they cannot read
 
-ALL_SERVICES="postgres mariadb redis clickhouse trino"
+ALL_SERVICES="postgres mariadb redis clickhouse trino chromium"
 SERVICES="${SERVICES:-$ALL_SERVICES}"
 ENV_FILE="${QAG_ENV_FILE:-/tmp/qag-test-services.env}"
 LOCK_FILE="${QAG_LOCK_FILE:-/tmp/qag-test-services.lock}"
@@ -305,6 +307,30 @@ stop_trino() {
   stop_pid trino "$p" TERM 60 && rm -f "$TRINO_PID_FILE"
 }
 
+# ---------------------------------------------------------------- Chromium
+# Flags for this closed network: without the background-networking ones Chromium keeps calling Google's hosts.
+CHROMIUM=/usr/bin/chromium
+CHROMEDRIVER=/usr/bin/chromedriver
+CHROMIUM_FLAGS=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
+  --disable-component-update --disable-sync)
+cr_installed() { [ -x "$CHROMIUM" ] && [ -x "$CHROMEDRIVER" ]; }
+cr_renders() {   # a real start: headless Chromium in a fresh profile renders a page and prints its DOM
+  local dir out
+  dir=$(mktemp -d /tmp/qag-chromium-check.XXXXXX) || return 1
+  out=$(timeout 60 "$CHROMIUM" "${CHROMIUM_FLAGS[@]}" --user-data-dir="$dir" --dump-dom \
+    'data:text/html,<p id=qag>rendered</p>' 2>"$dir.err" 9>&-)
+  if grep -q '<p id="qag">rendered</p>' <<<"$out"; then rm -rf "$dir" "$dir.err"; return 0; fi
+  { echo "=== $(date -Is) chromium --dump-dom failed"; cat "$dir.err"; } >>"$INSTALL_LOG"
+  rm -rf "$dir" "$dir.err"
+  return 1
+}
+start_chromium() {
+  cr_installed || { warn "$CHROMIUM or $CHROMEDRIVER is missing"; return 1; }
+  "$CHROMEDRIVER" --version >/dev/null 2>&1 || { warn "$CHROMEDRIVER --version failed"; return 1; }
+  cr_renders || { warn "headless Chromium did not render a page (its output: $INSTALL_LOG)"; return 1; }
+}
+stop_chromium() { return 0; }   # nothing runs between tests
+
 # ---------------------------------------------------------------- common
 alive() {   # any thread not a zombie; a zombie (exited, not yet reaped by PID 1) counts as stopped
   # threads come and go while a server shuts down: read what is there, ignore what vanished, no early-exiting pipe
@@ -328,6 +354,7 @@ svc_logs() {
     redis)      echo /var/log/redis/redis-server.log ;;
     clickhouse) echo /var/log/clickhouse-server/clickhouse-server.err.log /var/log/clickhouse-server/clickhouse-server.log ;;
     trino)      echo "$TRINO_HOME/data/var/log/launcher.log" "$TRINO_HOME/data/var/log/server.log" ;;
+    chromium)   echo "$INSTALL_LOG" ;;
   esac
 }
 show_logs() {
@@ -359,6 +386,9 @@ install_missing() {
   if want clickhouse; then
     [ -x /usr/sbin/clickhouse-server ] || port_busy 8123 || pkgs+=(clickhouse-server clickhouse-client)
   fi
+  if want chromium; then
+    cr_installed || pkgs+=(chromium chromium-driver)
+  fi
   ((${#pkgs[@]})) || return 0
   local t0; t0=$(now_ms)
   say "installing ${pkgs[*]} (apt, log: $INSTALL_LOG)"
@@ -386,6 +416,10 @@ write_env_file() {
       echo "QAG_MARIADB_PASSWORD=test"
     fi
     rd_ready && echo "QAG_REDIS_URL=redis://127.0.0.1:6379"
+    if cr_installed; then
+      echo "QAG_CHROMIUM=$CHROMIUM"
+      echo "QAG_CHROMEDRIVER=$CHROMEDRIVER"
+    fi
     ch_ready && echo "QAG_CLICKHOUSE_URL=http://127.0.0.1:8123"
     if trino_pid >/dev/null; then
       TRINO_PORT=$(trino_conf_port)
@@ -427,6 +461,10 @@ status_table() {   # prints the table for the requested services; returns 3 if o
           ver=$(curl -sf --max-time 3 "http://127.0.0.1:$TRINO_PORT/v1/info" 2>/dev/null | grep -o '"version":"[^"]*"' | cut -d'"' -f4)
         elif [ -n "$pid" ]; then state=STARTING
         else state=DOWN; fi ;;
+      chromium)
+        port=-
+        ver=$("$CHROMIUM" --version 2>/dev/null | head -n1)
+        cr_installed && state=up || state=DOWN ;;
     esac
     [ "$state" = up ] || rc=3
     printf '%-11s %-6s %-6s %-8s %s\n' "$s" "$port" "$state" "${pid:--}" "${ver:--}"
@@ -454,7 +492,8 @@ cmd_start() {
     [ "$s" = trino ] && continue
     t0=$(now_ms); STARTED=0
     if "start_$s"; then
-      say "$(printf '%-10s' "$s") ready after $(secs_since "$t0")s ($([ "$STARTED" = 1 ] && echo started || echo was already running))"
+      say "$(printf '%-10s' "$s") ready after $(secs_since "$t0")s ($(case $s/$STARTED in chromium/*) echo rendered a page headless ;;
+        */1) echo started ;; *) echo was already running ;; esac))"
     else
       failed+=("$s")
     fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one command that runs the whole QueryAPIGate test suite, on a fresh Debian 12 machine too:
 #   1. picks a JDK >= 21 (scripts/jdk.sh; the machine's default java 17 cannot build the project),
-#   2. installs/starts PostgreSQL, MariaDB, Redis, ClickHouse and Trino (scripts/test-services.sh start),
+#   2. installs/starts PostgreSQL, MariaDB, Redis, ClickHouse, Trino and Chromium (scripts/test-services.sh start),
 #   3. exports the servers' addresses from the env file it writes (a QAG_* variable already set in the
 #      environment wins over the file),
 #   4. runs ./mvnw -B -ntp verify with any extra arguments (python3-venv installed first when missing: the
@@ -9,7 +9,7 @@
 #      then (without extra arguments) the benchmark harness's smoke run, and exits with Maven's status (a failing
 #      smoke is reported; QAG_BENCH_SMOKE_STRICT=1 makes it fatal).
 # Works from any directory:  scripts/test.sh [extra maven args, e.g. -pl service -am]
-# Knobs: QAG_TEST_SERVICES (list passed to SERVICES, default all five), QAG_SKIP_SERVICES=1 (start nothing),
+# Knobs: QAG_TEST_SERVICES (list passed to SERVICES, default all six), QAG_SKIP_SERVICES=1 (start nothing),
 #        QAG_ENV_FILE (default /tmp/qag-test-services.env).
 set -uo pipefail
 
@@ -23,7 +23,7 @@ ENV_FILE="${QAG_ENV_FILE:-/tmp/qag-test-services.env}"
 export QAG_ENV_FILE="$ENV_FILE"
 
 if [ "${QAG_SKIP_SERVICES:-0}" != 1 ]; then
-  SERVICES="${QAG_TEST_SERVICES:-postgres mariadb redis clickhouse trino}" scripts/test-services.sh start
+  SERVICES="${QAG_TEST_SERVICES:-postgres mariadb redis clickhouse trino chromium}" scripts/test-services.sh start
   rc=$?
   if [ "$rc" -ne 0 ]; then
     echo "test.sh: the test servers did not all come up (exit $rc); not running Maven" >&2

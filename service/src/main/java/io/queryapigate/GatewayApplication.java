@@ -32,6 +32,8 @@ import io.queryapigate.cache.CacheEntries;
 import io.queryapigate.cache.ResponseCache;
 import io.queryapigate.collections.PostmanExport;
 import io.queryapigate.collections.QueryCollections;
+import io.queryapigate.docs.DocsPage;
+import io.queryapigate.docs.SwaggerUi;
 import io.queryapigate.examples.Examples;
 import io.queryapigate.history.RunHistory;
 import io.queryapigate.queries.Definition;
@@ -60,6 +62,7 @@ import io.queryapigate.limits.Quotas;
 import io.queryapigate.resources.ApiKeysResource;
 import io.queryapigate.resources.CacheEntriesResource;
 import io.queryapigate.resources.CollectionsResource;
+import io.queryapigate.resources.DocsResource;
 import io.queryapigate.resources.ExamplesResource;
 import io.queryapigate.resources.ExecuteSqlResource;
 import io.queryapigate.resources.HealthResource;
@@ -171,7 +174,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 .withKeyCheck(limits::checkKey)));
         jersey.register(limits.new AddressFilter());
         jersey.register(quotas.new HeaderFilter());
-        jersey.register(new SecurityHeaders(config.getSecurity().getHstsMaxAge()));
+        jersey.register(new SecurityHeaders(DocsPage.CSP, config.getSecurity().getHstsMaxAge()));
         Cors cors = new Cors(config.getSecurity().getCorsOrigins());
         if (cors.enabled()) {
             jersey.register(cors);
@@ -195,6 +198,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                         output.getMaxPageSize(), output.getStreamMaxRows())));
         jersey.register(new MeResource());
         jersey.register(new SettingsResource(SettingsReport.of(config)));
+        jersey.register(new DocsResource(DocsPage.of(
+                SwaggerUi.fromClassPath(GatewayApplication.class.getClassLoader()))));
         Routes routes = new Routes();
         jersey.register(routes);
         jersey.register(new OpenApiResource(new OpenApiDocument(version(), output.getDefaultPageSize(),

@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
-import java.io.IOException;
-import java.net.ServerSocket;
+import io.queryapigate.testing.TestingQuickstart;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,58 +19,20 @@ import org.junit.jupiter.api.Test;
  * config/quickstart.yml} from the repository root), then the README's three calls, as written there.
  */
 class QuickstartIT {
-    private static final String DEV_KEY = "qag-dev-admin-key-change-me";
-    private static Process server;
-    private static Path home;
-    private static Path log;
+    private static final String DEV_KEY = TestingQuickstart.README_KEY;
+    private static TestingQuickstart quickstart;
     private static Http http;
-    private static int adminPort;
-
-    private static Path repo() {
-        return Path.of(System.getProperty("qag.repo", "..")).toAbsolutePath().normalize();
-    }
-
-    private static Path jar() {
-        return Path.of(System.getProperty("qag.jar", "target/queryapigate.jar")).toAbsolutePath();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
 
     @BeforeAll
     static void start() throws Exception {
-        home = Files.createTempDirectory("qag-quickstart-");
-        log = home.resolve("server.log");
-        int port = freePort();
-        adminPort = freePort();
-        ProcessBuilder pb = new ProcessBuilder(java(), "--enable-native-access=ALL-UNNAMED", "-jar",
-                jar().toString(), "server", "config/quickstart.yml")
-                .directory(repo().toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        pb.environment().put("QUERYAPIGATE_HOME", home.toString());
-        pb.environment().put("QUERYAPIGATE_PORT", Integer.toString(port));
-        pb.environment().put("QUERYAPIGATE_ADMIN_PORT", Integer.toString(adminPort));
-        pb.environment().remove("QUERYAPIGATE_ADMIN_KEY");
-        server = pb.start();
-        http = new Http("http://127.0.0.1:" + port);
-        http.awaitHealth(server, log);
+        quickstart = TestingQuickstart.start();
+        http = quickstart.http();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (server != null) {
-            server.destroy();
-            if (!server.waitFor(30, TimeUnit.SECONDS)) {
-                server.destroyForcibly();
-            }
+        if (quickstart != null) {
+            quickstart.close();
         }
     }
 
@@ -113,7 +73,7 @@ class QuickstartIT {
 
     @Test
     void theAdminPortReportsHealthyConnectionsAndStore() {
-        Http admin = new Http("http://127.0.0.1:" + adminPort);
+        Http admin = quickstart.admin();
         Reply health = admin.get("/healthcheck", null);
         assertThat(health.status()).as(health.body()).isEqualTo(200);
         assertThat(health.json().get("connection.demo").get("healthy").asBoolean()).isTrue();
@@ -124,22 +84,18 @@ class QuickstartIT {
 
     @Test
     void checkValidatesTheQuickstartConfig() throws Exception {
-        Process check = new ProcessBuilder(java(), "--enable-native-access=ALL-UNNAMED", "-jar", jar().toString(),
-                "check", "config/quickstart.yml").directory(repo().toFile()).redirectErrorStream(true).start();
+        Process check = TestingQuickstart.command("check", "config/quickstart.yml").start();
         String out = new String(check.getInputStream().readAllBytes());
         assertThat(check.waitFor()).as(out).isZero();
-        Process dialects = new ProcessBuilder(java(), "--enable-native-access=ALL-UNNAMED", "-jar",
-                jar().toString(), "dialects").directory(repo().toFile()).redirectErrorStream(true).start();
+        Process dialects = TestingQuickstart.command("dialects").start();
         String listed = new String(dialects.getInputStream().readAllBytes());
         assertThat(dialects.waitFor()).isZero();
         assertThat(listed).contains("duckdb");
 
-        Path bad = home.resolve("bad.yml");
-        Files.writeString(bad, Files.readString(repo().resolve("config/quickstart.yml"))
+        Path bad = quickstart.home().resolve("bad.yml");
+        Files.writeString(bad, Files.readString(TestingQuickstart.repo().resolve("config/quickstart.yml"))
                 .replace("dialect: duckdb", "dialect: duckbd"));
-        Process refused = new ProcessBuilder(java(), "--enable-native-access=ALL-UNNAMED", "-jar",
-                jar().toString(), "check", bad.toString()).directory(repo().toFile()).redirectErrorStream(true)
-                .start();
+        Process refused = TestingQuickstart.command("check", bad.toString()).start();
         String why = new String(refused.getInputStream().readAllBytes());
         assertThat(refused.waitFor()).isNotZero();
         assertThat(why).contains("connections.demo.dialect").contains("duckbd");

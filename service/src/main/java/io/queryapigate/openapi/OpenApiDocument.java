@@ -78,6 +78,7 @@ public final class OpenApiDocument {
         }
         documentationRoutes(paths);
         if (admin) {
+            docsPageRoutes(paths);
             docs.describe(routes.all(), paths, spec.with("components"));
         }
         ArrayNode tags = spec.putArray("tags");
@@ -236,6 +237,40 @@ public final class OpenApiDocument {
                     .put("type", format.equals("json") ? "object" : "string");
             op.set("responses", r);
         }
+    }
+
+    /**
+     * {@code /docs} and the files it loads: public, for browsers, so only the administrator's document (every route
+     * the server has) lists them.
+     */
+    private void docsPageRoutes(ObjectNode paths) {
+        ObjectNode page = paths.putObject("/docs").putObject("get").put("operationId", "docs_page")
+                .put("summary", "Interactive API docs (Swagger UI) for the key typed into the page");
+        page.putArray("tags").add("Service");
+        page.putArray("security").addObject();
+        ObjectNode pageResponses = errorResponses(429);
+        pageResponses.putObject("200").put("description", "The page").putObject("content")
+                .putObject("text/html").putObject("schema").put("type", "string");
+        page.set("responses", pageResponses);
+        docsFile(paths, "/docs/{file}", "docs_page_file", "The page's own script and style (docs.js, docs.css)",
+                List.of("file"));
+        docsFile(paths, "/docs/swagger-ui/{version}/{file}", "docs_swagger_ui_file",
+                "A file of Swagger UI, in the folder of its version", List.of("version", "file"));
+    }
+
+    private static void docsFile(ObjectNode paths, String path, String operationId, String summary,
+            List<String> pathParams) {
+        ObjectNode op = paths.putObject(path).putObject("get").put("operationId", operationId).put("summary", summary);
+        op.putArray("tags").add("Service");
+        op.putArray("security").addObject();
+        ArrayNode params = op.putArray("parameters");
+        pathParams.forEach(name -> params.addObject().put("name", name).put("in", "path").put("required", true)
+                .putObject("schema").put("type", "string"));
+        ObjectNode responses = errorResponses(404, 429);
+        responses.putObject("200").put("description", "The file (JavaScript, CSS or PNG)").putObject("content")
+                .putObject("*/*").putObject("schema").put("type", "string");
+        responses.putObject("304").put("description", "Unchanged since the ETag sent in If-None-Match");
+        op.set("responses", responses);
     }
 
     private void callParameters(ArrayNode params, String connection, int queryVersion) {
