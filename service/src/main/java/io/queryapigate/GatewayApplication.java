@@ -189,7 +189,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 new QueryAnalysis(savedQueries.definitions()), history));
         jersey.register(new HistoryResource(history));
         jersey.register(new CacheEntriesResource(new CacheEntries(responses, clock)));
-        jersey.register(new CollectionsResource(collections, new PostmanExport(collections, savedQueries)));
+        PostmanExport postman = new PostmanExport(collections, savedQueries);
+        jersey.register(new CollectionsResource(collections, postman));
         jersey.register(new ExamplesResource(examples));
         jersey.register(new ApiKeysResource(apiKeys, quotas,
                 connections, mapper, clock,
@@ -204,7 +205,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(routes);
         jersey.register(new OpenApiResource(new OpenApiDocument(version(), output.getDefaultPageSize(),
                 output.getMaxPageSize(), routes, ManagementDocs.load()), new CallableQueries(savedQueries, v -> null),
-                new Catalog(mapper, config.getLimits().getPerAddress(), config.getSecurity().isAllowWrites())));
+                new Catalog(mapper, config.getLimits().getPerAddress(), config.getSecurity().isAllowWrites()),
+                postman));
     }
 
     /** The admin port: its optional authentication (first, for every admin servlet) and the metrics servlets. */

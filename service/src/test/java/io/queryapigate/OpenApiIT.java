@@ -40,7 +40,7 @@ class OpenApiIT {
     @BeforeAll
     static void queriesAndKeys() {
         http = new Http("http://127.0.0.1:" + APP.getLocalPort());
-        save("film", "SELECT film_id, title, rental_rate, last_update FROM film WHERE film_id = :film_id",
+        save("film", "SELECT film_id, title, rental_rate, release_year FROM film WHERE film_id = :film_id",
                 Map.of("film_id", Map.of("type", "int", "min", 1, "max", 1000, "description", "The film's id")),
                 true, "One film by id");
         save("films by rating", "SELECT title FROM film WHERE rating = :rating AND title LIKE :prefix "
@@ -86,7 +86,7 @@ class OpenApiIT {
         JsonNode filmId = get.get("parameters").get(0);
         assertThat(filmId.toString()).isEqualTo("{\"name\":\"film_id\",\"in\":\"query\",\"required\":true,"
                 + "\"description\":\"The film's id\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\","
-                + "\"minimum\":1,\"maximum\":1000,\"description\":\"The film's id\"}}");
+                + "\"minimum\":1,\"maximum\":1000,\"description\":\"The film's id\"},\"example\":1}");
         assertThat(get.get("summary").asText()).isEqualTo("One film by id");
         assertThat(get.at("/responses/403/$ref").asText()).isEqualTo("#/components/responses/Error403");
         assertThat(spec.at("/components/responses/Error400/content/application~1json/schema/allOf/1/properties/code"
@@ -111,7 +111,7 @@ class OpenApiIT {
         params.forEach(p -> byName.put(p.get("name").asText(), p));
         assertThat(byName.get("rating").toString()).isEqualTo("{\"name\":\"rating\",\"in\":\"query\","
                 + "\"required\":false,\"schema\":{\"type\":\"string\",\"enum\":[\"G\",\"PG\",\"R\"],"
-                + "\"default\":\"PG\"}}");
+                + "\"default\":\"PG\"},\"example\":\"PG\"}");
         assertThat(byName.get("prefix").get("schema").toString()).isEqualTo("{\"type\":\"string\",\"maxLength\":10,"
                 + "\"pattern\":\"^(?:[A-Z]%)$\"}");
         assertThat(byName.get("rate").get("schema").toString()).isEqualTo("{\"type\":\"number\",\"format\":"
@@ -189,7 +189,34 @@ class OpenApiIT {
         assertThat(c.get("caller").get("admin").asBoolean()).isFalse();
         assertThat(http.get("/catalog", ADMIN).json().get("queries")).extracting(q -> q.get("name").asText())
                 .containsExactly("film", "films by rating", "secret_sales");
+        assertThat(film.get("example").asText()).isEqualTo("/q/film?film_id=1");
+        assertThat(http.get(film.get("example").asText(), narrow).status()).as("the example call runs").isEqualTo(200);
+        JsonNode byRating = http.get("/catalog", ADMIN).json().get("queries").get(1);
+        assertThat(byRating.get("example").asText()).isEqualTo("/q/films%20by%20rating?prefix=A%25&rate=0");
+        Reply run = http.get(byRating.get("example").asText(), ADMIN);
+        assertThat(run.status()).as(run.body()).isEqualTo(200);
         http.get("/catalog?format=xml", narrow).assertRefused(400, "invalid_format");
+    }
+
+    @Test
+    void theCatalogAsAPostmanCollectionHoldsTheKeysQueriesAndNoKey() {
+        Reply r = http.get("/catalog?format=postman", narrow);
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.header("Content-Disposition")).contains("queryapigate.postman_collection.json");
+        JsonNode collection = r.json();
+        assertThat(collection.at("/info/schema").asText())
+                .isEqualTo("https://schema.getpostman.com/json/collection/v2.1.0/collection.json");
+        assertThat(collection.get("item")).extracting(i -> i.get("name").asText()).containsExactly("film");
+        assertThat(collection.at("/item/0/request/url/raw").asText()).isEqualTo("{{baseUrl}}/q/film?film_id=1");
+        assertThat(collection.toString()).doesNotContain(narrow);
+        JsonNode apiKey = null;
+        for (JsonNode v : collection.get("variable")) {
+            if (v.get("key").asText().equals("apiKey")) {
+                apiKey = v;
+            }
+        }
+        assertThat(apiKey).isNotNull();
+        assertThat(apiKey.get("value").asText()).isEmpty();
     }
 
     private static Routes routes() {

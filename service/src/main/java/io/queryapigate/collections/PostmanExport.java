@@ -4,19 +4,23 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.errors.ApiException;
+import io.queryapigate.params.ParamExamples;
+import io.queryapigate.params.ParamRules;
+import io.queryapigate.params.ParamSpec;
 import io.queryapigate.queries.SavedQueries;
 import io.queryapigate.store.QueryVersionRow;
 import io.queryapigate.store.SavedQueryRow;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A collection as a Postman Collection v2.1 file, as the Python original writes it: one {@code GET /q/<name>} per
- * published query, its parameters filled with values their rules accept and documented; authentication is an
- * {@code X-API-Key} header from the {@code {{apiKey}}} variable, left empty: the file holds no credential.
+ * Published queries as a Postman Collection v2.1 file, as the Python original writes it: one {@code GET /q/<name>}
+ * per query, its parameters filled with example values their rules accept ({@link ParamExamples}, checked by the
+ * same validation a call goes through) and documented; authentication is an {@code X-API-Key} header from the
+ * {@code {{apiKey}}} variable, left empty: the file holds no credential.
  */
 public final class PostmanExport {
     static final String SCHEMA = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json";
@@ -34,11 +38,24 @@ public final class PostmanExport {
 
     /** The file for a collection, its base URL the one the request came in on. */
     public ObjectNode build(String collection, String baseUrl) {
-        List<Map.Entry<SavedQueryRow, QueryVersionRow>> members = collections.published(collection);
+        return build(collection, "The '" + collection + "' collection, exported from QueryAPIGate. A snapshot of the"
+                + " latest version of each query - export again after queries change. Set the apiKey variable to a key"
+                + " that may run them.", collections.published(collection), baseUrl);
+    }
+
+    /**
+     * A file of any published queries (a collection's, or those a caller may run), one request each, in the order
+     * given.
+     *
+     * @param title       the collection's name in Postman
+     * @param description its description
+     * @param queries     each query with the version its request runs
+     * @param baseUrl     the {@code {{baseUrl}}} variable's value (trailing slashes dropped)
+     */
+    public ObjectNode build(String title, String description,
+            List<Map.Entry<SavedQueryRow, QueryVersionRow>> queries, String baseUrl) {
         ObjectNode out = JSON.objectNode();
-        out.putObject("info").put("name", collection).put("schema", SCHEMA).put("description", "The '" + collection
-                + "' collection, exported from QueryAPIGate. A snapshot of the latest version of each query - export"
-                + " again after queries change. Set the apiKey variable to a key that may run them.");
+        out.putObject("info").put("name", title).put("schema", SCHEMA).put("description", description);
         ObjectNode auth = out.putObject("auth").put("type", "apikey");
         ArrayNode apikey = auth.putArray("apikey");
         apikey.addObject().put("key", "key").put("value", "X-API-Key").put("type", "string");
@@ -48,7 +65,7 @@ public final class PostmanExport {
         variables.addObject().put("key", "baseUrl").put("value", stripSlashes(baseUrl));
         variables.addObject().put("key", "apiKey").put("value", "");
         ArrayNode items = out.putArray("item");
-        for (Map.Entry<SavedQueryRow, QueryVersionRow> m : members) {
+        for (Map.Entry<SavedQueryRow, QueryVersionRow> m : queries) {
             items.add(request(m.getKey().name(), m.getValue()));
         }
         return out;
@@ -57,8 +74,10 @@ public final class PostmanExport {
     private ObjectNode request(String name, QueryVersionRow v) {
         List<ObjectNode> query = new ArrayList<>();
         JsonNode declared = saved.parameters(v);
+        Map<String, ParamSpec> specs = specs(declared);
         for (String marker : saved.definitions().sqlText(v.sqlText(), v.connectionName()).markerNames()) {
-            query.add(parameter(marker, declared.get(marker)));
+            ParamSpec spec = specs.get(marker);
+            query.add(parameter(marker, declared.get(marker), spec == null ? ParamSpec.plain(marker) : spec));
         }
         query.add(JSON.objectNode().put("key", "format").put("value", "json").put("disabled", true)
                 .put("description", "json (default), csv, tsv, ndjson, ..."));
@@ -87,11 +106,24 @@ public final class PostmanExport {
         return item;
     }
 
-    /** One parameter's entry: an example value, its rules in words, disabled when it is optional. */
-    static ObjectNode parameter(String name, JsonNode rule) {
+    /** The rules as a call reads them; none when they do not parse (such a version cannot run either). */
+    private static Map<String, ParamSpec> specs(JsonNode declared) {
+        try {
+            return ParamRules.parse(declared).specs();
+        } catch (ApiException unreadable) {
+            return Map.of();
+        }
+    }
+
+    /**
+     * One parameter's entry: an example value its rules accept ({@link ParamExamples}), its rules in words,
+     * disabled when it is optional. Where no valid example could be made, the description says why.
+     */
+    static ObjectNode parameter(String name, JsonNode rule, ParamSpec spec) {
         JsonNode r = rule == null ? JSON.objectNode() : rule;
         String type = TYPE_NAMES.getOrDefault(r.path("type").asText("str"), r.path("type").asText("str"));
         boolean required = r.path("required").asBoolean(true);
+        ParamExamples.Example example = ParamExamples.of(spec);
         List<String> rules = new ArrayList<>();
         rules.add(type);
         if (r.path("enum").isArray()) {
@@ -105,54 +137,19 @@ public final class PostmanExport {
             }
         }
         if (r.hasNonNull("pattern")) {
-            rules.add("must match /" + r.get("pattern").asText() + "/ - fill this in");
+            rules.add("must match /" + r.get("pattern").asText() + "/");
+        }
+        if (!example.valid()) {
+            rules.add("no valid example (" + example.problem() + ") - fill this in");
         }
         String notes = (r.hasNonNull("description") ? r.get("description").asText() + " " : "")
                 + (required ? "Required. " : "Optional (enable to send). ") + String.join(", ", rules);
-        ObjectNode entry = JSON.objectNode().put("key", name).put("value", example(r, type))
+        ObjectNode entry = JSON.objectNode().put("key", name).put("value", example.text())
                 .put("description", notes.strip());
         if (!required) {
             entry.put("disabled", true);
         }
         return entry;
-    }
-
-    /** A value the rule accepts, as a query string carries it; empty when none can be made (a pattern). */
-    static String example(JsonNode r, String type) {
-        if (r.has("default")) {
-            return r.get("default").isNull() ? "" : text(r.get("default"));
-        }
-        if (r.path("enum").isArray() && !r.get("enum").isEmpty()) {
-            return text(r.get("enum").get(0));
-        }
-        switch (type) {
-            case "integer", "number", "decimal" -> {
-                BigDecimal low = r.hasNonNull("min") ? r.get("min").decimalValue() : null;
-                BigDecimal high = r.hasNonNull("max") ? r.get("max").decimalValue() : null;
-                BigDecimal value = low != null ? low
-                        : high == null || high.compareTo(BigDecimal.ONE) >= 0 ? BigDecimal.ONE : high;
-                if (type.equals("integer")) {
-                    BigDecimal floor = value.setScale(0, java.math.RoundingMode.FLOOR);
-                    value = floor.compareTo(value) == 0 ? floor : floor.add(BigDecimal.ONE);
-                }
-                return value.stripTrailingZeros().toPlainString();
-            }
-            case "boolean" -> {
-                return "true";
-            }
-            case "date" -> {
-                return "2024-01-01";
-            }
-            case "timestamp" -> {
-                return "2024-01-01T00:00:00";
-            }
-            default -> {
-                if (r.hasNonNull("pattern")) {
-                    return "";
-                }
-                return "x".repeat(Math.max(1, r.path("min_length").asInt(0)));
-            }
-        }
     }
 
     private static String text(JsonNode v) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.Grants;
 import io.queryapigate.openapi.CallableQueries.Callable;
+import io.queryapigate.params.ParamExamples;
 import io.queryapigate.params.ParamSpec;
 import java.util.List;
 
@@ -52,6 +53,7 @@ public final class Catalog {
                 item.putNull("cache_ttl");
             }
             item.put("can_write", caller.canWrite(serverAllowsWrites));
+            item.put("example", example(q));
         }
         Grants g = caller.grants();
         ObjectNode c = out.putObject("caller");
@@ -64,6 +66,20 @@ public final class Catalog {
         c.put("rate_limit", g.rateLimit());
         c.put("server_rate_limit", serverRateLimit);
         return out;
+    }
+
+    /** A call the query's rules accept: its required parameters with example values. */
+    static String example(Callable q) {
+        StringBuilder url = new StringBuilder("/q/").append(OpenApiDocument.pathSegment(q.name()));
+        char sep = '?';
+        for (ParamSpec p : q.rules().specs().values()) {
+            ParamExamples.Example e = ParamExamples.of(p);
+            if (p.required() && e.valid()) {
+                url.append(sep).append(p.name()).append('=').append(OpenApiDocument.queryValue(e.text()));
+                sep = '&';
+            }
+        }
+        return url.toString();
     }
 
     /**

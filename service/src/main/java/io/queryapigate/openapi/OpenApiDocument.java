@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.openapi.CallableQueries.Callable;
 import io.queryapigate.output.format.OutputFormat;
+import io.queryapigate.params.ParamExamples;
 import io.queryapigate.params.ParamSpec;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -118,6 +119,10 @@ public final class OpenApiDocument {
                 param.put("description", p.description());
             }
             param.set("schema", schema);
+            ParamExamples.Example example = ParamExamples.of(p);
+            if (example.valid()) {
+                param.set("example", example.json());
+            }
             properties.set(p.name(), schema.deepCopy());
             if (p.required()) {
                 required.add(p.name());
@@ -396,5 +401,10 @@ public final class OpenApiDocument {
     /** A saved query's name as one path segment, percent-encoded where URLs need it. */
     static String pathSegment(String name) {
         return URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** A value as a query string carries it. */
+    static String queryValue(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }
 }

@@ -45,6 +45,13 @@ public final class ParamRules {
         return new ParamRules(new LinkedHashMap<>());
     }
 
+    /** The rules of one parameter alone: what {@link ParamExamples} checks an example against. */
+    static ParamRules of(ParamSpec spec) {
+        Map<String, ParamSpec> one = new LinkedHashMap<>();
+        one.put(spec.name(), spec);
+        return new ParamRules(one);
+    }
+
     public Map<String, ParamSpec> specs() {
         return specs;
     }
@@ -395,7 +402,7 @@ public final class ParamRules {
         return root;
     }
 
-    private static JsonNode toJsonValue(Object v) {
+    static JsonNode toJsonValue(Object v) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         if (v == null) {
             return f.nullNode();

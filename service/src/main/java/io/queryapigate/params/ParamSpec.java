@@ -19,4 +19,10 @@ public record ParamSpec(
         Integer minLength,
         Integer maxLength,
         Pattern pattern,
-        String description) {}
+        String description) {
+
+    /** A required text parameter without rules (the Python original's reading of a marker it does not declare). */
+    public static ParamSpec plain(String name) {
+        return new ParamSpec(name, ParamType.STR, true, null, false, null, null, null, null, null, null, null);
+    }
+}

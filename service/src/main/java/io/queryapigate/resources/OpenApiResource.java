@@ -7,14 +7,18 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.collections.PostmanExport;
 import io.queryapigate.openapi.CallableQueries;
+import io.queryapigate.openapi.CallableQueries.Callable;
 import io.queryapigate.openapi.Catalog;
 import io.queryapigate.openapi.OpenApiDocument;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,7 +28,7 @@ import java.util.Optional;
 
 /**
  * What a caller may call, for people and for tools: {@code /openapi.json} and {@code /openapi.yaml} (the OpenAPI
- * document for the key they are fetched with), and {@code /catalog}.
+ * document for the key they are fetched with), and {@code /catalog} (also as a Postman collection).
  */
 @Path("/")
 public class OpenApiResource {
@@ -36,11 +40,14 @@ public class OpenApiResource {
     private final OpenApiDocument document;
     private final CallableQueries queries;
     private final Catalog catalog;
+    private final PostmanExport postman;
 
-    public OpenApiResource(OpenApiDocument document, CallableQueries queries, Catalog catalog) {
+    public OpenApiResource(OpenApiDocument document, CallableQueries queries, Catalog catalog,
+            PostmanExport postman) {
         this.document = document;
         this.queries = queries;
         this.catalog = catalog;
+        this.postman = postman;
     }
 
     @GET
@@ -64,11 +71,21 @@ public class OpenApiResource {
     @GET
     @Path("catalog")
     @Produces(MediaType.APPLICATION_JSON)
-    public ObjectNode catalog(@Auth Caller caller, @QueryParam("format") String format) {
-        if (format != null && !format.equals("json")) {
-            throw new ApiException(400, "invalid_format", "format must be json.", Map.of("format", "must be json"));
+    public Response catalog(@Auth Caller caller, @QueryParam("format") String format, @Context UriInfo uri) {
+        List<Callable> callable = queries.of(caller);
+        if (format == null || format.equals("json")) {
+            return Response.ok(catalog.build(caller, callable)).build();
         }
-        return catalog.build(caller, queries.of(caller));
+        if (!format.equals("postman")) {
+            throw new ApiException(400, "invalid_format", "format must be json or postman.",
+                    Map.of("format", "must be json or postman"));
+        }
+        ObjectNode collection = postman.build("QueryAPIGate: " + caller.name(), "The saved queries the key '"
+                + caller.name() + "' may call, exported from QueryAPIGate's catalog. A snapshot of their published"
+                + " versions - export again after queries change. Set the apiKey variable to the key.",
+                callable.stream().map(q -> Map.entry(q.query(), q.version())).toList(), uri.getBaseUri().toString());
+        return Response.ok(collection).header("Content-Disposition",
+                "attachment; filename=\"queryapigate.postman_collection.json\"").build();
     }
 
     private ObjectNode spec(Caller caller) {
