@@ -204,7 +204,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         Routes routes = new Routes();
         jersey.register(routes);
         jersey.register(new OpenApiResource(new OpenApiDocument(version(), output.getDefaultPageSize(),
-                output.getMaxPageSize(), routes, ManagementDocs.load()), new CallableQueries(savedQueries, v -> null),
+                output.getMaxPageSize(), routes, ManagementDocs.load()),
+                new CallableQueries(savedQueries, v -> savedQueries.resultColumns(v).orElse(null)),
                 new Catalog(mapper, config.getLimits().getPerAddress(), config.getSecurity().isAllowWrites()),
                 postman));
     }

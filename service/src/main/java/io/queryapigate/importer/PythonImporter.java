@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.auth.Grants;
+import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.importer.ImportPlan.Action;
 import io.queryapigate.importer.ImportPlan.KeyItem;
@@ -18,6 +19,7 @@ import io.queryapigate.importer.PythonStore.PyRun;
 import io.queryapigate.importer.PythonStore.PyVersion;
 import io.queryapigate.queries.Definition;
 import io.queryapigate.queries.Definitions;
+import io.queryapigate.queries.ResultColumns;
 import io.queryapigate.queries.SavedQueries;
 import io.queryapigate.store.ApiKeyDao;
 import io.queryapigate.store.ApiKeyRow;
@@ -37,6 +39,7 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -474,6 +477,33 @@ public final class PythonImporter {
         return id.length() > 64 ? id.substring(0, 64) : id;
     }
 
+    /**
+     * The result columns of the versions to create, asked of their databases before the store's transaction (see
+     * {@code queries.ResultColumns}); null when unknown. After a connection failed to answer once, its other versions
+     * are not asked: an import of many versions on a database that is down takes one time limit, not one each.
+     */
+    private Map<VersionDef, String> resultColumns(ImportPlan plan) {
+        Map<VersionDef, String> columns = new IdentityHashMap<>();
+        Set<String> unreachable = new HashSet<>();
+        for (QueryItem q : plan.queries()) {
+            if (q.action() != Action.CREATE) {
+                continue;
+            }
+            for (VersionDef v : q.versions()) {
+                if (v.connection() == null || unreachable.contains(v.connection())) {
+                    continue;
+                }
+                ResultColumns.Described d = definitions.resultColumns().describe(q.name(), v.sql(),
+                        tree(v.parameters()), v.connection());
+                if (d.failure() == DialectError.UNAVAILABLE || d.failure() == DialectError.TIMEOUT) {
+                    unreachable.add(v.connection());
+                }
+                columns.put(v, d.json());
+            }
+        }
+        return columns;
+    }
+
     /** The HTTP status a recorded run answered: the original records its outcome and error code, not the status. */
     static int status(JsonNode entry) {
         if (!"error".equals(entry.path("status").asText())) {
@@ -495,6 +525,7 @@ public final class PythonImporter {
     // Writing
 
     private Result apply(ImportPlan plan) {
+        Map<VersionDef, String> columns = resultColumns(plan);
         long now = clock.millis();
         return store.jdbi().inTransaction(h -> {
             QueryDao queryDao = h.attach(QueryDao.class);
@@ -509,7 +540,8 @@ public final class PythonImporter {
                     for (VersionDef v : q.versions()) {
                         queryDao.insertVersion(new QueryVersionRow(id, v.version(), v.sql(), v.parameters(),
                                 v.connection(), v.description(), v.author(), v.cacheTtl(), v.createdAt(),
-                                v.uuid() == null ? UUID.randomUUID().toString() : v.uuid(), v.tags(), v.details()));
+                                v.uuid() == null ? UUID.randomUUID().toString() : v.uuid(), v.tags(), v.details(),
+                                columns.get(v)));
                         versions++;
                     }
                     if (q.published() != null) {

@@ -16,9 +16,11 @@ import java.util.Set;
 /**
  * A saved query's JSON rows as JSON Schema: one property per result column, named as the JSON writer names it
  * (duplicates get {@code _2}), typed as {@code output.format.Values} writes the value the column's JDBC type
- * carries. Every column may be null. Unknown columns (the database could not describe the statement) give rows of
- * any shape. A saved query's schemas are named components ({@link #names}, {@link #components}), so that client
- * generators make models with the names a person would choose.
+ * carries. Every column may be null, whatever the database said when it described the statement: drivers report the
+ * source column's constraint (pgjdbc's {@code NOT NULL} of {@code film.title}) even where an outer join makes the
+ * result column null. Unknown columns (the database could not describe the statement) give rows of any shape. A
+ * saved query's schemas are named components ({@link #names}, {@link #components}), so that client generators make
+ * models with the names a person would choose.
  */
 final class ResultSchemas {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;

@@ -585,7 +585,7 @@ public final class ParamRules {
                 return "must be at most " + spec.maxLength() + " characters long";
             }
             if (spec.pattern() != null) {
-                if (s.length() > MAX_TEXT || !spec.pattern().matcher(s).matches()) {
+                if (s.length() > MAX_TEXT || !BoundedMatch.matches(spec.pattern(), s)) {
                     return "must match the pattern " + spec.pattern().pattern();
                 }
             }

@@ -49,11 +49,18 @@ public final class Definitions {
     private final Guarding guarding;
     private final ConnectionRegistry connections;
     private final long maxSqlLength;
+    private final ResultColumns resultColumns;
 
     public Definitions(Guarding guarding, ConnectionRegistry connections, long maxSqlLength) {
         this.guarding = guarding;
         this.connections = connections;
         this.maxSqlLength = maxSqlLength;
+        this.resultColumns = new ResultColumns(connections);
+    }
+
+    /** Describes a version's result columns on its connection, as it is saved. */
+    public ResultColumns resultColumns() {
+        return resultColumns;
     }
 
     /** A body's fields, read; not yet checked against a connection. */

@@ -3,6 +3,7 @@ package io.queryapigate.queries;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.events.EventLog;
 import io.queryapigate.store.ExampleDao;
@@ -17,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -26,7 +28,8 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * Saving, versioning, publishing and filing saved queries. A version's SQL, parameters and connection never change;
  * its cache TTL and MCP flag may. A draft may be saved that cannot run yet ({@link Definition#problems()}), but no
  * such version is published. Every change tells the metadata cache, and moves the query's {@code updated_at}
- * forward, so the call path prepares its versions again.
+ * forward, so the call path prepares its versions again. A version's result columns are asked of its database as it
+ * is saved ({@link ResultColumns}); a database that cannot answer leaves them unknown, and the save goes on.
  */
 public final class SavedQueries {
     /** A query name, as the Python original allows: letters, digits, spaces, '.', '_', '-'; not starting with '.'. */
@@ -79,6 +82,7 @@ public final class SavedQueries {
     /** Creates a query with version 1 (the seed queries, the examples and {@link #create(JsonNode, String)}). */
     public void create(String name, Definition d, String collection, boolean publish) {
         checkName(name);
+        String columns = describe(name, d);
         long now = clock.millis();
         try {
             store.jdbi().useTransaction(h -> {
@@ -87,7 +91,7 @@ public final class SavedQueries {
                     throw exists(name);
                 }
                 long id = dao.insertQuery(name, now, collection);
-                dao.insertVersion(row(id, 1, d, now));
+                dao.insertVersion(row(id, 1, d, now, columns));
                 if (publish) {
                     dao.publish(id, 1, now);
                 }
@@ -122,13 +126,14 @@ public final class SavedQueries {
         if (publish) {
             d.requireRunnable();
         }
+        String columns = describe(name, d);
         try {
             int version = store.jdbi().inTransaction(h -> {
                 QueryDao dao = h.attach(QueryDao.class);
                 SavedQueryRow current = dao.findByName(name).orElseThrow(() -> notFound(name));
                 int next = dao.maxVersion(current.id()) + 1;
                 long now = next(current);
-                dao.insertVersion(row(current.id(), next, d, now));
+                dao.insertVersion(row(current.id(), next, d, now, columns));
                 dao.publish(current.id(), publish ? Integer.valueOf(next) : current.publishedVersion(), now);
                 return next;
             });
@@ -339,12 +344,30 @@ public final class SavedQueries {
         return Math.max(clock.millis(), current.updatedAt() + 1);
     }
 
-    private QueryVersionRow row(long id, int version, Definition d, long now) {
+    /**
+     * The result columns of a version about to be stored, asked of its database outside the store's transaction
+     * (it may take {@link ResultColumns#TIME_LIMIT}); null when unknown. A draft that cannot run is not described.
+     */
+    private String describe(String name, Definition d) {
+        return d.runnable() ? definitions.resultColumns().describe(name, d.sql(), d.parameters(), d.connection()).json()
+                : null;
+    }
+
+    /**
+     * A version's result columns as its database described them when it was saved: for its API description.
+     *
+     * @return the columns (none for a statement that returns no rows); empty when unknown
+     */
+    public Optional<List<ColumnInfo>> resultColumns(QueryVersionRow row) {
+        return ResultColumns.fromJson(row.resultColumns());
+    }
+
+    private QueryVersionRow row(long id, int version, Definition d, long now, String columns) {
         try {
             return new QueryVersionRow(id, version, d.sql(), mapper.writeValueAsString(d.parameters()),
                     d.connection(), d.description(), d.author(), d.cacheTtl(), now, UUID.randomUUID().toString(),
                     d.tags().isEmpty() ? null : mapper.writeValueAsString(d.tags()),
-                    d.details() == null || d.details().isEmpty() ? null : d.details().toString());
+                    d.details() == null || d.details().isEmpty() ? null : d.details().toString(), columns);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -13,14 +13,15 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 public interface QueryDao {
     String QUERY_COLUMNS = "id, name, published_version, created_at, updated_at, collection";
     String VERSION_COLUMNS = "query_id, version, sql_text, parameters, connection_name, description, author,"
-            + " cache_ttl, created_at, uuid, tags, details";
+            + " cache_ttl, created_at, uuid, tags, details, result_columns";
 
     @SqlQuery("INSERT INTO saved_queries (name, published_version, created_at, updated_at, collection)"
             + " VALUES (:name, NULL, :at, :at, :collection) RETURNING id")
     long insertQuery(@Bind("name") String name, @Bind("at") long at, @Bind("collection") String collection);
 
     @SqlUpdate("INSERT INTO query_versions (" + VERSION_COLUMNS + ") VALUES (:queryId, :version, :sqlText,"
-            + " :parameters, :connectionName, :description, :author, :cacheTtl, :createdAt, :uuid, :tags, :details)")
+            + " :parameters, :connectionName, :description, :author, :cacheTtl, :createdAt, :uuid, :tags, :details,"
+            + " :resultColumns)")
     void insertVersion(@BindMethods QueryVersionRow row);
 
     @SqlQuery("SELECT " + QUERY_COLUMNS + " FROM saved_queries WHERE name = :name")

@@ -153,6 +153,10 @@ class PythonImporterTest {
         assertThat(JSON.readTree(first.details())).isEqualTo(JSON.readTree("{\"columns\": {\"one\": \"the number"
                 + " one\"}, \"mcp\": false}"));
         assertThat(store.queries().findVersion(drafty, 2).orElseThrow().connectionName()).isEqualTo("other");
+        // described on its connection as it is imported; unknown where the connection does not exist here
+        assertThat(JSON.readTree(first.resultColumns())).isEqualTo(JSON.readTree("[{\"name\": \"one\","
+                + " \"type_name\": \"INTEGER\", \"jdbc_type\": \"INTEGER\", \"nullable\": null}]"));
+        assertThat(store.queries().findVersion(drafty, 2).orElseThrow().resultColumns()).isNull();
         long id = store.queries().findByName("ok").orElseThrow().id();
         QueryVersionRow v = store.queries().findVersion(id, 1).orElseThrow();
         assertThat(v.author()).isEqualTo("ada");

@@ -9,6 +9,7 @@ import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.dialect.spi.Nullability;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.RowSink;
@@ -276,6 +277,70 @@ public final class ClickHouseDialect implements Dialect {
             }
         } finally {
             slots.release();
+        }
+    }
+
+    /**
+     * {@code DESCRIBE TABLE (<the statement>)} ({@link ClickHouseSessionStrategy#describing}), one POST with a
+     * read's settings and its own {@code query_id}, killed like a call at the time limit. ClickHouse analyses the
+     * subquery without running it, but evaluates constant expressions and scalar subqueries while it analyses
+     * ({@code intDiv(1, 0)} fails, {@code (SELECT count() FROM t)} is counted), as it does before any run. A
+     * statement that returns no rows has no columns, without a request; {@code SHOW}, {@code EXPLAIN} and the other
+     * row-returning statements that cannot be a subquery answer empty. Nullability is exact: a column is nullable
+     * exactly when its type is {@code Nullable(...)}.
+     */
+    @Override
+    public Optional<List<ColumnInfo>> describe(QueryRequest request) {
+        requireNonNull(request, "request is null");
+        if (closed) {
+            throw closedException();
+        }
+        long deadline = System.nanoTime() + saturatedNanos(request.timeout());
+        ClickHouseSessionStrategy.Prepared prepared = strategy.describing(request);
+        if (prepared.body() == null) {
+            return prepared.returnsRows() ? Optional.empty() : Optional.of(List.of());
+        }
+        QueryRequest read = ClickHouseSessionStrategy.describeRequest(request);
+        acquire(read, deadline);
+        try {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new DialectException(DialectError.UNAVAILABLE,
+                        "connection '" + context.connectionName() + "': no call slot was free within the time limit");
+            }
+            Call call = new Call(queryId(request.requestId()));
+            inFlight.add(call);
+            DescribedColumns described = new DescribedColumns();
+            try {
+                if (run(call, prepared, read, described, left).truncated()) {
+                    return Optional.empty();
+                }
+            } finally {
+                inFlight.remove(call);
+            }
+            return Optional.of(described.columns());
+        } finally {
+            slots.release();
+        }
+    }
+
+    /** Collects {@code DESCRIBE}'s rows (name, type, ...) as columns. */
+    private final class DescribedColumns implements RowSink {
+        private final List<ColumnInfo> columns = new ArrayList<>();
+
+        @Override
+        public void columns(List<ColumnInfo> describeColumns) {}
+
+        @Override
+        public boolean row(Object[] values) {
+            ClickHouseType type = ClickHouseType.parse((String) values[1], ClickHouseDialect.this::serverZone);
+            columns.add(new ColumnInfo((String) values[0], type.name(), type.jdbcType(),
+                    type.nullable() ? Nullability.NULLABLE : Nullability.NO_NULLS));
+            return true;
+        }
+
+        List<ColumnInfo> columns() {
+            return List.copyOf(columns);
         }
     }
 

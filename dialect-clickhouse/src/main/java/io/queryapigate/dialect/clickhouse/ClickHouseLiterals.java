@@ -3,6 +3,7 @@ package io.queryapigate.dialect.clickhouse;
 import io.queryapigate.dialect.spi.Parameter;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.sql.JDBCType;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -53,6 +54,21 @@ public final class ClickHouseLiterals {
      *     value cannot be rendered
      */
     public static String render(ClickHouseSql scan, List<Parameter> parameters) {
+        return render(scan, parameters, false);
+    }
+
+    /**
+     * Replaces each marker of {@code scan} with the literal of the parameter at the same position, a NULL as a NULL
+     * of the parameter's declared type when {@code typedNulls} ({@link #typedNull}), for a describe, where the
+     * markers' types decide the columns' and every value is NULL.
+     *
+     * @param scan the scanned statement
+     * @param parameters one per marker, in order
+     * @param typedNulls whether a NULL carries its declared type
+     * @return the statement text with literals in place of the markers
+     * @throws IllegalArgumentException as {@link #render(ClickHouseSql, List)}
+     */
+    public static String render(ClickHouseSql scan, List<Parameter> parameters, boolean typedNulls) {
         List<Integer> markers = scan.markers();
         if (markers.size() != parameters.size()) {
             throw new IllegalArgumentException("the statement has " + markers.size() + " parameter marker"
@@ -71,11 +87,43 @@ public final class ClickHouseLiterals {
         for (int k = 0; k < markers.size(); k++) {
             int at = markers.get(k);
             b.append(sql, from, at).append(' ');
-            literal(b, parameters.get(k));
+            Parameter p = parameters.get(k);
+            if (typedNulls && p.value() == null) {
+                b.append(typedNull(p.type()));
+            } else {
+                literal(b, p);
+            }
             b.append(' ');
             from = at + 1;
         }
         return b.append(sql, from, sql.length()).toString();
+    }
+
+    /**
+     * A NULL of the ClickHouse type a value of {@code type} is sent as: {@code CAST(NULL AS Nullable(Int64))} for
+     * {@code BIGINT}; a decimal's scale comes from its value, so a decimal NULL is {@code Decimal(38, 0)}. Types
+     * without a counterpart give a plain {@code NULL} ({@code Nullable(Nothing)}).
+     *
+     * @param type the declared type
+     * @return the literal
+     */
+    public static String typedNull(JDBCType type) {
+        String inner = switch (type) {
+            case BIGINT -> "Int64";
+            case INTEGER -> "Int32";
+            case SMALLINT -> "Int16";
+            case TINYINT -> "Int8";
+            case DOUBLE, FLOAT -> "Float64";
+            case REAL -> "Float32";
+            case DECIMAL, NUMERIC -> "Decimal(38, 0)";
+            case BOOLEAN, BIT -> "UInt8";
+            case VARCHAR, CHAR, NVARCHAR, NCHAR, LONGVARCHAR, LONGNVARCHAR -> "String";
+            case DATE -> "Date";
+            case TIMESTAMP -> "DateTime";
+            case TIMESTAMP_WITH_TIMEZONE -> "DateTime('UTC')";
+            default -> null;
+        };
+        return inner == null ? "NULL" : "CAST(NULL AS Nullable(" + inner + "))";
     }
 
     /**

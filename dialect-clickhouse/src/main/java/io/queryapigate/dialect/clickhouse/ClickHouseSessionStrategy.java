@@ -155,6 +155,62 @@ public final class ClickHouseSessionStrategy implements SessionStrategy {
     }
 
     /**
+     * What a describe sends: {@code DESCRIBE TABLE (<the statement>)}, which ClickHouse answers with the columns of
+     * the subquery, analysed but not run, with a read's settings ({@code readonly=1}, the time limit, the database),
+     * the markers rendered as NULLs of their declared types ({@link ClickHouseLiterals#typedNull}). Only a {@code
+     * SELECT} or {@code WITH} statement can stand in the parentheses. The answer's {@code body} is null when
+     * nothing is to be sent: for a statement that returns no rows ({@code returnsRows} false: a write, DDL), and
+     * for one that returns rows but cannot be described this way ({@code SHOW}, {@code EXPLAIN}, ...).
+     *
+     * @param request the request, with the time left as its timeout
+     * @return the prepared describe
+     * @throws DialectException as {@link #prepare} does
+     */
+    Prepared describing(QueryRequest request) {
+        Prepared asRead = prepare(describeRequest(request), false);
+        if (!asRead.returnsRows()) {
+            return new Prepared(asRead.plan(), null, false, asRead.settings());
+        }
+        ClickHouseSql scan = ClickHouseSql.scan(request.sql());
+        if (!DESCRIBABLE.contains(scan.firstKeyword())) {
+            return new Prepared(asRead.plan(), null, true, asRead.settings());
+        }
+        String body;
+        try {
+            body = ClickHouseLiterals.render(scan, request.parameters(), true);
+        } catch (IllegalArgumentException e) {
+            throw new DialectException(DialectError.SYNTAX, e.getMessage());
+        }
+        SessionPlan plan = new SessionPlan(List.of(), describeTable(scan.trimmed()), List.of(), asRead.settings(), 1,
+                "describe: one HTTP POST of DESCRIBE TABLE (<the statement>), which ClickHouse analyses without"
+                        + " running it, with a read's settings (readonly=1, the time limit, the database)");
+        return new Prepared(plan, describeTable(body), true, asRead.settings());
+    }
+
+    /**
+     * The read a describe is sent as: {@code request} as a read whose rows (one per described column) are capped
+     * at {@value #MAX_DESCRIBED_COLUMNS}.
+     *
+     * @param request the describe's request
+     * @return the read
+     */
+    static QueryRequest describeRequest(QueryRequest request) {
+        return new QueryRequest(request.sql(), request.parameters(), AccessMode.READ, request.timeout(),
+                MAX_DESCRIBED_COLUMNS, false, request.requestId(), request.schema());
+    }
+
+    /** The most columns a describe reads; a statement with more is not described. */
+    static final int MAX_DESCRIBED_COLUMNS = 10_000;
+
+    /** The first keywords of statements that can be the subquery of {@code DESCRIBE TABLE (...)}. */
+    static final java.util.Set<String> DESCRIBABLE = java.util.Set.of("SELECT", "WITH");
+
+    private static String describeTable(String statement) {
+        // the closing parenthesis on a line of its own: a trailing -- comment cannot swallow it
+        return "DESCRIBE TABLE (" + statement + "\n)\nFORMAT " + FORMAT;
+    }
+
+    /**
      * A time limit in whole seconds, rounded up, at least 1.
      *
      * @param timeout the limit

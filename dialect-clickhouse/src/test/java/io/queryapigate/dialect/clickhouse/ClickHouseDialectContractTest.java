@@ -92,6 +92,21 @@ class ClickHouseDialectContractTest extends AbstractDialectContractTest {
                 "CREATE TABLE qag_contract_evil (x Int32) ENGINE = Memory");
     }
 
+    /** A column is nullable exactly when its type is Nullable(...). */
+    @Override
+    protected boolean describesNullability() {
+        return true;
+    }
+
+    /**
+     * A division by zero in a column: ClickHouse evaluates scalar subqueries (the contract's default) and constant
+     * expressions while it analyses a statement, so the failure must depend on the rows.
+     */
+    @Override
+    protected String failsWhenRun() {
+        return "SELECT intDiv(1, id - id) AS boom FROM " + TABLE;
+    }
+
     @Override
     protected Dialect createDialect(int poolSize) throws Exception {
         TestingClickHouse.require();

@@ -22,6 +22,28 @@ class ClickHouseSessionStrategyTest {
             List.of(new Parameter("id", 7L, JDBCType.BIGINT)), Duration.ofMillis(300), 1000);
 
     @Test
+    void aDescribeWrapsTheStatementWithItsMarkersAsTypedNulls() {
+        QueryRequest request = QueryRequest.read("SELECT id, ? AS since FROM customer WHERE id = ? -- trailing",
+                List.of(new Parameter("since", null, JDBCType.DATE), new Parameter("id", null, JDBCType.BIGINT)),
+                Duration.ofSeconds(5), 1);
+        ClickHouseSessionStrategy.Prepared describe = STRATEGY.describing(request);
+        assertThat(describe.body()).isEqualTo("DESCRIBE TABLE (SELECT id,  CAST(NULL AS Nullable(Date))  AS since"
+                + " FROM customer WHERE id =  CAST(NULL AS Nullable(Int64)) \n)\nFORMAT TabSeparatedWithNamesAndTypes");
+        assertThat(describe.settings()).containsEntry("readonly", "1").containsEntry("database", "crm")
+                .containsEntry("max_result_rows", "10001");
+        assertThat(describe.plan().statement()).startsWith("DESCRIBE TABLE (SELECT id, ? AS since");
+
+        ClickHouseSessionStrategy.Prepared write = STRATEGY.describing(QueryRequest.read(
+                "INSERT INTO customer VALUES (1)", List.of(), Duration.ofSeconds(5), 1));
+        assertThat(write.body()).isNull();
+        assertThat(write.returnsRows()).isFalse();
+        ClickHouseSessionStrategy.Prepared show = STRATEGY.describing(QueryRequest.read("SHOW TABLES", List.of(),
+                Duration.ofSeconds(5), 1));
+        assertThat(show.body()).isNull();
+        assertThat(show.returnsRows()).isTrue();
+    }
+
+    @Test
     void aReadIsOnePostWithItsLimitsAsSettings() {
         SessionPlan plan = STRATEGY.plan(READ);
         assertThat(plan).isEqualTo(new SessionPlan(List.of(),

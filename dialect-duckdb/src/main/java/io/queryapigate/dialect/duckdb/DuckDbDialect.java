@@ -31,6 +31,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,6 +40,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBDriver;
+import org.duckdb.DuckDBResultSetMetaData;
+import org.duckdb.StatementReturnType;
 
 /**
  * One DuckDB database, embedded in the service's process.
@@ -160,6 +163,34 @@ public final class DuckDbDialect implements Dialect {
         requireNonNull(request, "request is null");
         requireNonNull(sink, "sink is null");
         long deadline = System.nanoTime() + saturatedNanos(request.timeout());
+        acquire(request, deadline);
+        try {
+            return run(request, sink, deadline);
+        } finally {
+            sessions.release();
+        }
+    }
+
+    /**
+     * DuckDB's prepared-statement metadata: the statement is parsed, bound and planned on a fresh connection (in a
+     * read-only transaction on a writable database), never executed. DuckDB types a {@code ?} from where it stands
+     * ({@code id = ?}, {@code LIMIT ?}); one it cannot type without a value ({@code SELECT ? AS p}, {@code id + ?})
+     * leaves the whole result unresolved, and the answer is then empty. Nullability is unknown: the driver calls
+     * every column nullable.
+     */
+    @Override
+    public Optional<List<ColumnInfo>> describe(QueryRequest request) {
+        requireNonNull(request, "request is null");
+        long deadline = System.nanoTime() + saturatedNanos(request.timeout());
+        acquire(request, deadline);
+        try {
+            return describe(request.withMode(AccessMode.READ), deadline);
+        } finally {
+            sessions.release();
+        }
+    }
+
+    private void acquire(QueryRequest request, long deadline) {
         ensureOpen();
         try {
             if (!sessions.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
@@ -170,11 +201,6 @@ public final class DuckDbDialect implements Dialect {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new DialectException(DialectError.CANCELLED, "interrupted while waiting for a DuckDB session");
-        }
-        try {
-            return run(request, sink, deadline);
-        } finally {
-            sessions.release();
         }
     }
 
@@ -247,14 +273,7 @@ public final class DuckDbDialect implements Dialect {
     private QueryStats run(QueryRequest request, RowSink sink, long deadline) {
         SessionPlan plan = sessionStrategy.plan(request);
         DuckDbStatementFilter.check(plan.statement());
-        DuckDBConnection root = database();
-        DuckDBConnection connection;
-        try {
-            connection = root.duplicate();
-        } catch (SQLException e) {
-            ensureOpen();
-            throw errors.translate(e, DialectError.UNAVAILABLE);
-        }
+        DuckDBConnection connection = duplicate();
         AtomicReference<Statement> current = new AtomicReference<>();
         TimeLimit limit = TimeLimit.start(Duration.ofNanos(deadline - System.nanoTime()),
                 () -> DuckDbInterrupter.interrupt(connection, current.get()));
@@ -305,6 +324,58 @@ public final class DuckDbDialect implements Dialect {
             limit.close();
             running.remove(limit);
             closeQuietly(connection);
+        }
+    }
+
+    private Optional<List<ColumnInfo>> describe(QueryRequest request, long deadline) {
+        SessionPlan plan = sessionStrategy.plan(request);
+        DuckDbStatementFilter.check(plan.statement());
+        DuckDBConnection connection = duplicate();
+        AtomicReference<Statement> current = new AtomicReference<>();
+        TimeLimit limit = TimeLimit.start(Duration.ofNanos(deadline - System.nanoTime()),
+                () -> DuckDbInterrupter.interrupt(connection, current.get()));
+        running.add(limit);
+        try {
+            if (closed) {
+                throw closedException();
+            }
+            for (String statement : plan.before()) {
+                executeInternal(connection, statement);
+            }
+            Optional<List<ColumnInfo>> columns;
+            try (PreparedStatement statement = connection.prepareStatement(plan.statement())) {
+                current.set(statement);
+                // CHANGED_ROWS (a write's count) and NOTHING (DDL) are not rows of a result
+                DuckDBResultSetMetaData metaData = (DuckDBResultSetMetaData) statement.getMetaData();
+                columns = metaData.getReturnType() == StatementReturnType.QUERY_RESULT
+                        ? resolved(reader.describe(metaData)) : Optional.of(List.of());
+            }
+            throwIfStopped(limit, request);
+            for (String statement : plan.after()) {
+                executeInternal(connection, statement);
+            }
+            return columns;
+        } catch (SQLException e) {
+            throw translate(e, limit, request);
+        } finally {
+            limit.close();
+            running.remove(limit);
+            closeQuietly(connection);
+        }
+    }
+
+    /** Empty when DuckDB left the result's types open until values are bound (one column of type UNKNOWN). */
+    private static Optional<List<ColumnInfo>> resolved(List<ColumnInfo> columns) {
+        boolean open = columns.stream().anyMatch(c -> c.typeName().equalsIgnoreCase("UNKNOWN"));
+        return open ? Optional.empty() : Optional.of(columns);
+    }
+
+    private DuckDBConnection duplicate() {
+        try {
+            return database().duplicate();
+        } catch (SQLException e) {
+            ensureOpen();
+            throw errors.translate(e, DialectError.UNAVAILABLE);
         }
     }
 

@@ -2,7 +2,9 @@ package io.queryapigate.dialect.duckdb;
 
 import io.queryapigate.dialect.jdbc.ResultSetReader;
 import io.queryapigate.dialect.spi.ColumnInfo;
+import io.queryapigate.dialect.spi.Nullability;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import org.duckdb.DuckDBStruct;
 import org.duckdb.JsonNode;
@@ -18,6 +20,12 @@ final class DuckDbResultSetReader extends ResultSetReader {
             case BLOB -> ResultSet::getBytes;
             default -> super.readerFor(column);
         };
+    }
+
+    /** Unknown: the driver answers "nullable" for every column, NOT NULL ones included. */
+    @Override
+    protected Nullability nullability(ResultSetMetaData metaData, int column) {
+        return Nullability.UNKNOWN;
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.testkit.RecordingSink;
@@ -18,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.JDBCType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -143,6 +145,32 @@ class DuckDbDialectTest {
             assertThat(e.error()).as(write + ": " + e.getMessage()).isEqualTo(DialectError.NOT_READ_ONLY);
         }
         assertThat(value(dialect, "SELECT count(*) FROM t")).isEqualTo(3L);
+    }
+
+    @Test
+    void describeOnAWritableDatabaseTellsReturningWritesFromPlainOnesAndNothingRuns() throws Exception {
+        createDatabase("rw.duckdb", "CREATE TABLE t (id INTEGER NOT NULL, name VARCHAR)");
+        Dialect dialect = dialect("jdbc:duckdb:rw.duckdb", 1, Map.of("duckdb.read_only", "false"));
+
+        assertThat(dialect.describe(read("INSERT INTO t VALUES (1, 'one')"))).contains(List.of());
+        assertThat(dialect.describe(read("CREATE TABLE u (x INTEGER)"))).contains(List.of());
+        assertThat(dialect.describe(read("INSERT INTO t VALUES (2, 'two') RETURNING id, name")))
+                .hasValueSatisfying(columns -> assertThat(columns).extracting(c -> c.name() + " " + c.typeName())
+                        .containsExactly("id INTEGER", "name VARCHAR"));
+        assertThat(value(dialect, "SELECT count(*) FROM t")).isEqualTo(0L);
+        assertThat(value(dialect, "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'u'")).isEqualTo(0L);
+    }
+
+    @Test
+    void describeAnswersEmptyWhenDuckDbLeavesTheTypesOpenUntilValuesAreBound() throws Exception {
+        createDatabase("ro.duckdb", "CREATE TABLE t (id INTEGER)");
+        Dialect dialect = dialect("ro.duckdb", 1, Map.of());
+        Parameter id = new Parameter("id", null, JDBCType.BIGINT);
+        assertThat(dialect.describe(QueryRequest.read("SELECT id FROM t WHERE id = ? LIMIT ?",
+                List.of(id, new Parameter("n", null, JDBCType.BIGINT)), Duration.ofSeconds(5), 1)))
+                .hasValueSatisfying(columns -> assertThat(columns).extracting(c -> c.typeName()).containsExactly("INTEGER"));
+        assertThat(dialect.describe(QueryRequest.read("SELECT id + ? AS next FROM t", List.of(id), Duration.ofSeconds(5), 1)))
+                .isEmpty();
     }
 
     @Test

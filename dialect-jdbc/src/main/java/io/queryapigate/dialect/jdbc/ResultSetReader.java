@@ -3,6 +3,7 @@ package io.queryapigate.dialect.jdbc;
 import static java.util.Objects.requireNonNull;
 
 import io.queryapigate.dialect.spi.ColumnInfo;
+import io.queryapigate.dialect.spi.Nullability;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.RowSink;
 import java.sql.ResultSet;
@@ -51,6 +52,46 @@ public class ResultSetReader {
                     JdbcValues.jdbcType(metaData.getColumnType(i))));
         }
         return List.copyOf(columns);
+    }
+
+    /**
+     * Describes the columns of a statement that has not run, from its prepared statement's metadata: as {@link
+     * #columns}, with each column's nullability where the driver knows it ({@link #nullability}). For {@link
+     * io.queryapigate.dialect.spi.Dialect#describe}; not for reading rows (some drivers ask the server for
+     * nullability).
+     *
+     * @param metaData the prepared statement's result metadata, or null when the statement returns no rows
+     * @return one entry per column, in order; empty when {@code metaData} is null
+     * @throws SQLException when the driver fails
+     */
+    public List<ColumnInfo> describe(ResultSetMetaData metaData) throws SQLException {
+        if (metaData == null) {
+            return List.of();
+        }
+        List<ColumnInfo> columns = columns(metaData);
+        List<ColumnInfo> described = new ArrayList<>(columns.size());
+        for (int i = 0; i < columns.size(); i++) {
+            ColumnInfo c = columns.get(i);
+            described.add(new ColumnInfo(c.name(), c.typeName(), c.type(), nullability(metaData, i + 1)));
+        }
+        return List.copyOf(described);
+    }
+
+    /**
+     * Whether a described column can hold NULL: {@link ResultSetMetaData#isNullable}'s answer. Dialects whose driver
+     * answers without knowing (DuckDB's says "nullable" for every column) override it.
+     *
+     * @param metaData the metadata
+     * @param column the 1-based column index
+     * @return the nullability
+     * @throws SQLException when the driver fails
+     */
+    protected Nullability nullability(ResultSetMetaData metaData, int column) throws SQLException {
+        return switch (metaData.isNullable(column)) {
+            case ResultSetMetaData.columnNoNulls -> Nullability.NO_NULLS;
+            case ResultSetMetaData.columnNullable -> Nullability.NULLABLE;
+            default -> Nullability.UNKNOWN;
+        };
     }
 
     /**

@@ -1,7 +1,10 @@
 package io.queryapigate.dialect.mysql;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import io.queryapigate.dialect.spi.ColumnInfo;
+import io.queryapigate.dialect.spi.Nullability;
 import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.SessionPlan;
@@ -14,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -98,6 +102,34 @@ class MariaDbRoundTripTest {
             assertThat(commands.get(2 * i + 1).sql()).isEqualTo(plan.after().get(0)).isEqualTo("ROLLBACK AND CHAIN");
         }
         report("set_statement", nanos);
+    }
+
+    @Test
+    void aDescribeIsTheServersPrepareAndCloseThenTheReleaseAndNeverRunsTheStatement() {
+        try (MySqlDialect d = TestingMariaDb.dialect(DB, COUNTING, Map.of(), 1)) {
+            measure(d, 1, null);
+            MySqlCountingSocketFactory.reset();
+            Optional<List<ColumnInfo>> columns = d.describe(QueryRequest.read(
+                    "SELECT id, name, ? + 1 AS next FROM customer WHERE id = ?",
+                    List.of(new Parameter("n", null, JDBCType.BIGINT), new Parameter("id", null, JDBCType.BIGINT)),
+                    Duration.ofSeconds(5), 1));
+            assertThat(columns).hasValueSatisfying(c -> assertThat(c).extracting(ColumnInfo::name, ColumnInfo::type,
+                    ColumnInfo::nullability).containsExactly(tuple("id", JDBCType.INTEGER, Nullability.NO_NULLS),
+                    tuple("name", JDBCType.VARCHAR, Nullability.NULLABLE), tuple("next", JDBCType.DOUBLE,
+                    Nullability.NULLABLE)));
+            assertThat(MySqlCountingSocketFactory.commands()).extracting(MySqlCommands.Command::kind)
+                    .containsExactly("COM_STMT_PREPARE", "COM_STMT_CLOSE", "COM_QUERY ROLLBACK AND CHAIN");
+
+            // MariaDB refuses to prepare a write in the read-only transaction: no columns; with RETURNING, unknown
+            assertThat(d.describe(QueryRequest.read("INSERT INTO customer VALUES (9, 'x')", List.of(),
+                    Duration.ofSeconds(5), 1))).contains(List.of());
+            assertThat(d.describe(QueryRequest.read("DELETE FROM customer WHERE id = 1 RETURNING id", List.of(),
+                    Duration.ofSeconds(5), 1))).isEmpty();
+            assertThat(MySqlCountingSocketFactory.commands()).noneMatch(c -> c.kind().equals("COM_STMT_EXECUTE"));
+            RecordingSink sink = new RecordingSink();
+            d.execute(QueryRequest.read("SELECT count(*) FROM customer", List.of(), Duration.ofSeconds(5), 1), sink);
+            assertThat(sink.singleValue()).isEqualTo(3L);
+        }
     }
 
     @Test

@@ -70,6 +70,12 @@ class MySqlDialectContractTest extends AbstractDialectContractTest {
                 Map.of("mysql.connect_timeout", "2s"));
     }
 
+    /** The server's column definitions carry a NOT NULL flag. */
+    @Override
+    protected boolean describesNullability() {
+        return true;
+    }
+
     @Override
     protected String slowQuery() {
         return "SELECT SLEEP(600)";

@@ -16,6 +16,7 @@ import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.dialect.spi.Nullability;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.RowSink;
@@ -33,6 +34,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -84,6 +86,8 @@ public final class PostgresDialect implements Dialect {
     private final PostgresSessionStrategy sessionStrategy;
     private final Set<Capability> capabilities;
     private final HikariPool pool;
+    private final String url;
+    private final Properties extendedModeProperties;
     private final PostgresErrorMapper errors = new PostgresErrorMapper();
     private final PostgresResultSetReader reader = new PostgresResultSetReader();
     private final ParameterBinder binder = new ParameterBinder();
@@ -102,7 +106,7 @@ public final class PostgresDialect implements Dialect {
     public PostgresDialect(DialectContext context, PostgresDialectConfig config) {
         this.context = requireNonNull(context, "context is null");
         this.config = requireNonNull(config, "config is null");
-        String url = checkUrl(context.url());
+        this.url = checkUrl(context.url());
         this.sessionStrategy = new PostgresSessionStrategy(config.fetchSize());
         this.capabilities = config.queryMode() == QueryMode.EXTENDED ? EXTENDED_CAPABILITIES : SIMPLE_CAPABILITIES;
 
@@ -121,6 +125,10 @@ public final class PostgresDialect implements Dialect {
         // startup parameters are what RESET ALL returns to: with a 9.0+ server assumed, pgjdbc sends
         // application_name (and extra_float_digits) in the startup packet instead of a SET after connecting
         properties.setProperty("assumeMinServerVersion", "10");
+
+        this.extendedModeProperties = new Properties();
+        extendedModeProperties.putAll(properties);
+        extendedModeProperties.setProperty("preferQueryMode", QueryMode.EXTENDED.pgjdbcValue());
 
         HikariConfig hikari = new HikariConfig();
         hikari.setPoolName("queryapigate-postgres-" + context.connectionName());
@@ -237,6 +245,146 @@ public final class PostgresDialect implements Dialect {
         } finally {
             call.release();
         }
+    }
+
+    /**
+     * pgjdbc's Parse and Describe of the statement ({@code PreparedStatement.getMetaData()} before it ran), as
+     * {@link PostgresSessionStrategy#describePlan} plans it: nothing is planned or run, in a read-only transaction
+     * that is rolled back. The parameters are bound as typed NULLs first, so that a {@code ?} has its declared type
+     * ({@code ? AS p} is {@code varchar} for a text parameter). Nullability is what pgjdbc reads from the catalog:
+     * {@link Nullability#NO_NULLS} for a {@code NOT NULL} table column, {@link Nullability#NULLABLE} for another
+     * table column, {@link Nullability#UNKNOWN} for an expression.
+     *
+     * <p>In simple query mode pgjdbc cannot describe a statement without running it (it sends a Query message), so
+     * the describe opens a connection of its own in extended mode for the one call, and closes it after.
+     */
+    @Override
+    public Optional<List<ColumnInfo>> describe(QueryRequest request) {
+        requireNonNull(request, "request is null");
+        long deadline = System.nanoTime() + saturatedNanos(request.timeout());
+        ensureOpen();
+        SessionPlan plan;
+        try {
+            plan = sessionStrategy.describePlan(request, request.schema());
+        } catch (IllegalArgumentException e) {
+            throw new DialectException(DialectError.SYNTAX, "invalid schema to pin: " + e.getMessage());
+        }
+        boolean ownConnection = config.queryMode() == QueryMode.SIMPLE;
+        Connection connection = ownConnection ? connectInExtendedMode() : borrow(deadline, request.timeout());
+        AtomicReference<Statement> current = new AtomicReference<>();
+        Canceller canceller = new Canceller(current, connection, config.timeoutMargin().toNanos());
+        TimeLimit limit = TimeLimit.start(Duration.ofNanos(deadline - System.nanoTime()
+                + config.timeoutMargin().toNanos()), canceller);
+        running.add(limit);
+        boolean broken = true;
+        try {
+            if (closed) {
+                throw closedException();
+            }
+            List<ColumnInfo> columns = describe(connection, plan, request, current);
+            if (limit.stopped()) {
+                throw stopped(limit, canceller, request, null);
+            }
+            broken = false;
+            return Optional.of(columns);
+        } catch (SQLException e) {
+            DialectException translated = limit.stopped() ? stopped(limit, canceller, request, e) : errors.translate(e);
+            broken = translated.error() == DialectError.UNAVAILABLE;
+            throw translated;
+        } catch (DialectException e) {
+            broken = e.error() == DialectError.UNAVAILABLE;
+            throw e;
+        } finally {
+            broken |= !endTransaction(connection);
+            limit.close();
+            running.remove(limit);
+            broken |= canceller.aborted();
+            if (ownConnection) {
+                closeQuietly(connection);
+            } else {
+                if (!broken) {
+                    markAlive(connection);
+                }
+                giveBack(connection, broken);
+            }
+        }
+    }
+
+    private List<ColumnInfo> describe(Connection connection, SessionPlan plan, QueryRequest request,
+            AtomicReference<Statement> current) throws SQLException {
+        BaseConnection pg = connection.unwrap(BaseConnection.class);
+        int statements;
+        try {
+            statements = PostgresStatements.count(plan.statement(), pg.getStandardConformingStrings());
+        } catch (IllegalArgumentException e) {
+            throw new DialectException(DialectError.SYNTAX, e.getMessage());
+        }
+        if (statements != 1) {
+            throw new DialectException(DialectError.SYNTAX, "the SQL must be exactly one statement (" + statements
+                    + " statements); nothing was sent");
+        }
+        connection.setAutoCommit(false); // pgjdbc sends the plan's BEGIN with the first message
+        try (Statement settings = connection.createStatement()) {
+            current.set(settings);
+            settings.execute(String.join("; ", plan.before().subList(1, plan.before().size())));
+        }
+        try (PreparedStatement statement = connection.prepareStatement(plan.statement())) {
+            current.set(statement);
+            binder.bindAll(statement, request.parameters());
+            return reader.describe(statement.getMetaData());
+        } finally {
+            current.set(null);
+        }
+    }
+
+    /** The plan's ROLLBACK, and autocommit back on; false when the connection is unusable. */
+    private static boolean endTransaction(Connection connection) {
+        try {
+            if (!connection.isClosed() && !connection.getAutoCommit()) {
+                connection.rollback();
+                connection.setAutoCommit(true);
+            }
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    /** A pgjdbc connection of the describe's own, in extended mode, for a dialect in simple mode. */
+    private Connection connectInExtendedMode() {
+        try {
+            Connection connection = new org.postgresql.Driver().connect(url, extendedModeProperties);
+            if (connection == null) {
+                throw unavailable("pgjdbc does not accept the URL", null);
+            }
+            return connection;
+        } catch (SQLException e) {
+            throw unavailable("cannot connect to describe a statement: " + errors.translate(e).getMessage(), e);
+        }
+    }
+
+    private static void closeQuietly(Connection connection) {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // a connection of its own, used once: nothing to report
+        }
+    }
+
+    /** Why a call the time limit or a cancel stopped failed: closed, timed out, or cancelled. */
+    private DialectException stopped(TimeLimit limit, Canceller canceller, QueryRequest request, SQLException cause) {
+        if (closed) {
+            return new DialectException(DialectError.UNAVAILABLE, "PostgreSQL connection '"
+                    + context.connectionName() + "' was closed while the statement ran", null, cause);
+        }
+        if (limit.timedOut()) {
+            return new DialectException(DialectError.TIMEOUT, "the statement exceeded its time limit of "
+                    + request.timeout().toMillis() + " ms and was cancelled"
+                    + (canceller.aborted() ? " (the server did not answer; the connection was dropped)" : ""),
+                    cause == null ? null : cause.getSQLState(), cause);
+        }
+        return new DialectException(DialectError.CANCELLED, "the statement was cancelled",
+                cause == null ? null : cause.getSQLState(), cause);
     }
 
     @Override
@@ -573,18 +721,7 @@ public final class PostgresDialect implements Dialect {
         }
 
         private DialectException stoppedException(SQLException cause) {
-            if (closed) {
-                return new DialectException(DialectError.UNAVAILABLE, "PostgreSQL connection '"
-                        + context.connectionName() + "' was closed while the statement ran", null, cause);
-            }
-            if (limit.timedOut()) {
-                return new DialectException(DialectError.TIMEOUT, "the statement exceeded its time limit of "
-                        + request.timeout().toMillis() + " ms and was cancelled"
-                        + (canceller.aborted() ? " (the server did not answer; the connection was dropped)" : ""),
-                        cause == null ? null : cause.getSQLState(), cause);
-            }
-            return new DialectException(DialectError.CANCELLED, "the statement was cancelled",
-                    cause == null ? null : cause.getSQLState(), cause);
+            return stopped(limit, canceller, request, cause);
         }
     }
 

@@ -58,14 +58,41 @@ final class PostgresResultSetReader extends ResultSetReader {
             int oid = pg.getColumnOID(i);
             String typeName = types.getPGType(oid);
             typeName = typeName == null ? "" : typeName;
-            JDBCType type = switch (typeName.toLowerCase(Locale.ROOT)) {
-                case "timestamptz" -> JDBCType.TIMESTAMP_WITH_TIMEZONE;
-                case "timetz" -> JDBCType.TIME_WITH_TIMEZONE;
-                default -> JdbcValues.jdbcType(types.getSQLType(oid));
-            };
-            columns.add(new ColumnInfo(label == null ? "" : label, typeName, type));
+            columns.add(new ColumnInfo(label == null ? "" : label, typeName, jdbcType(typeName, types.getSQLType(oid))));
         }
         return List.copyOf(columns);
+    }
+
+    /**
+     * Describes a statement's columns from its prepared statement's metadata (for {@code Dialect.describe}): the
+     * same names, type names and JDBC types as {@link #columns(ResultSet, BaseConnection)}. pgjdbc calls an
+     * auto-increment column by its {@code serial} pseudo-type, which is not a type of the result: it is named by
+     * the integer type it stands for.
+     */
+    @Override
+    public List<ColumnInfo> columns(ResultSetMetaData metaData) throws SQLException {
+        int count = metaData.getColumnCount();
+        List<ColumnInfo> columns = new ArrayList<>(count);
+        for (int i = 1; i <= count; i++) {
+            String label = metaData.getColumnLabel(i);
+            String typeName = switch (String.valueOf(metaData.getColumnTypeName(i))) {
+                case "serial" -> "int4";
+                case "bigserial" -> "int8";
+                case "smallserial" -> "int2";
+                case "null" -> "";
+                case String name -> name;
+            };
+            columns.add(new ColumnInfo(label == null ? "" : label, typeName, jdbcType(typeName, metaData.getColumnType(i))));
+        }
+        return List.copyOf(columns);
+    }
+
+    private static JDBCType jdbcType(String typeName, int sqlType) {
+        return switch (typeName.toLowerCase(Locale.ROOT)) {
+            case "timestamptz" -> JDBCType.TIMESTAMP_WITH_TIMEZONE;
+            case "timetz" -> JDBCType.TIME_WITH_TIMEZONE;
+            default -> JdbcValues.jdbcType(sqlType);
+        };
     }
 
     /**

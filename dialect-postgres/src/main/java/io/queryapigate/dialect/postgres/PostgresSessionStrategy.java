@@ -123,6 +123,10 @@ public final class PostgresSessionStrategy implements SessionStrategy {
             + " a local statement_timeout per statement; rows come through a cursor, fetch_size per round trip (one"
             + " round trip more per further batch), and the transaction is rolled back";
 
+    static final String DESCRIBE_DESCRIPTION = "an explicit read-only transaction (autocommit off) with the same reset"
+            + " and a local statement_timeout; the statement is parsed and described (Parse, Describe), never run;"
+            + " the transaction is rolled back";
+
     private final int fetchSize;
 
     /**
@@ -195,6 +199,33 @@ public final class PostgresSessionStrategy implements SessionStrategy {
         }
         return new SessionPlan(before, request.sql(), List.of(UNLISTEN_ALL, CLOSE_ALL, RESET_ALL), Map.of(), 1,
                 READ_DESCRIPTION);
+    }
+
+    /**
+     * The plan of a describe ({@code Dialect.describe}): an explicit transaction (pgjdbc's {@code BEGIN}, autocommit
+     * off) whose first message carries the reset, {@code READ ONLY} and a local {@code statement_timeout} (and the
+     * pinned schema), then the statement is parsed and described (pgjdbc's Parse and Describe messages: neither
+     * planned nor run), and {@code ROLLBACK} ends it: three round trips, and a fourth when the result has table
+     * columns (pgjdbc reads their nullability from the catalog, in the same transaction). Nothing else is needed:
+     * the describe runs nothing that could leave state behind, and the transaction's settings end with it.
+     *
+     * @param request the request
+     * @param schema the schema to pin, or null for none
+     * @return the plan; its statement is described, never executed
+     * @throws IllegalArgumentException when {@code schema} is blank or holds a NUL character
+     */
+    public SessionPlan describePlan(QueryRequest request, String schema) {
+        requireNonNull(request, "request is null");
+        List<String> before = new ArrayList<>(6);
+        before.add(BEGIN);
+        before.add(RESET_ALL);
+        before.add(RESET_AUTHORIZATION);
+        if (schema != null) {
+            before.add(searchPath(schema));
+        }
+        before.add(READ_ONLY);
+        before.add(statementTimeout(request.timeout()));
+        return new SessionPlan(before, request.sql(), List.of(ROLLBACK), Map.of(), 3, DESCRIBE_DESCRIPTION);
     }
 
     /**

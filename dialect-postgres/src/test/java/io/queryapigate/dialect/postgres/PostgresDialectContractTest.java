@@ -70,6 +70,12 @@ class PostgresDialectContractTest extends AbstractDialectContractTest {
         TestingPostgresServer.get().run(all);
     }
 
+    /** pgjdbc reads NOT NULL from the catalog for table columns. */
+    @Override
+    protected boolean describesNullability() {
+        return true;
+    }
+
     @Override
     protected String slowQuery() {
         return "SELECT 1 FROM pg_sleep(600)";

@@ -287,6 +287,25 @@ class PostgresSessionFingerprintTest {
         server.run("DELETE FROM " + SCHEMA + ".t WHERE id > 1");
     }
 
+    @ParameterizedTest
+    @EnumSource(AccessMode.class)
+    void aDescribeLeavesTheSessionAsAFreshOneAndOutsideAnyTransaction(AccessMode next) throws Exception {
+        PostgresDialect d = dialect(QueryMode.EXTENDED);
+        long pid = number(d, "SELECT pg_backend_pid()");
+        assertThat(d.describe(read("SELECT id, v FROM t WHERE id = 1"))).isPresent();
+        assertThat(d.describe(read("INSERT INTO t VALUES (nextval('seq'), 'described')"))).contains(List.of());
+        assertThat(catchThrowableOfType(DialectException.class, () -> d.describe(read("SELECT no_such_column FROM t"))))
+                .isNotNull();
+        Map<String, String> after = fingerprint(d, next);
+        assertThat(after.get("backend pid")).as("the same session was reused").isEqualTo(Long.toString(pid));
+        assertThat(differences(FRESH.get(QueryMode.EXTENDED + " " + next), after)).isEmpty();
+        try (Connection admin = server.connect()) {
+            assertThat(adminCount(admin, "SELECT count(*) FROM pg_stat_activity WHERE pid = ? AND state <> 'idle'", pid))
+                    .as("the pooled session is idle, outside any transaction").isZero();
+        }
+        assertThat(text(d, "SELECT count(*) FROM t WHERE v = 'described'")).isEqualTo("0");
+    }
+
     private static void runCase(PostgresDialect d, Case c) throws Exception {
         c.outcome().check(d, c.request(), Set.of(DialectError.SYNTAX));
     }

@@ -70,6 +70,18 @@ class PostgresSessionStrategyTest {
     }
 
     @Test
+    void aDescribeResetsTheSessionInAReadOnlyTransactionAndRollsItBack() {
+        QueryRequest request = QueryRequest.read(SQL, ID, Duration.ofSeconds(5), 1);
+        assertThat(strategy.describePlan(request, null)).isEqualTo(new SessionPlan(
+                List.of("BEGIN", "RESET ALL", "RESET SESSION AUTHORIZATION", "SET TRANSACTION READ ONLY",
+                        "SET LOCAL statement_timeout = 5000"),
+                SQL, List.of("ROLLBACK"), Map.of(), 3, PostgresSessionStrategy.DESCRIBE_DESCRIPTION));
+        assertThat(strategy.describePlan(request, "billing").before()).containsExactly("BEGIN", "RESET ALL",
+                "RESET SESSION AUTHORIZATION", "SET LOCAL search_path = \"billing\", pg_temp", "SET TRANSACTION READ ONLY",
+                "SET LOCAL statement_timeout = 5000");
+    }
+
+    @Test
     void aPinnedSchemaIsQuotedAndSearchedBeforeTemporaryObjects() {
         QueryRequest read = QueryRequest.read(SQL, ID, Duration.ofSeconds(1), 10);
         assertThat(strategy.plan(read, "billing").before()).containsExactly("RESET ALL", "RESET SESSION AUTHORIZATION",

@@ -1,15 +1,18 @@
 package io.queryapigate.dialect.spi;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * One configured connection's access to its database: long-lived, shared by all requests, thread-safe.
  *
  * <p>The service creates a dialect at startup through {@link DialectFactory#create}, calls {@link #execute} from
- * many request threads at once, calls {@link #checkHealth} from its health checks, and calls {@link #close} once at
- * shutdown. A dialect owns its pool of sessions (connections) and its session-safety strategy: every call must
- * start from the same session state whatever earlier calls on a reused session did (see {@link SessionStrategy}).
+ * many request threads at once, calls {@link #checkHealth} from its health checks, {@link #describe} when a saved
+ * query's version is saved, and {@link #close} once at shutdown. A dialect owns its pool of sessions (connections)
+ * and its session-safety strategy: every call must start from the same session state whatever earlier calls on a
+ * reused session did (see {@link SessionStrategy}).
  *
  * <p>Failures are reported as {@link DialectException}s carrying a {@link DialectError}; a dialect never lets a
  * driver exception escape, and never puts credentials into exception messages.
@@ -121,6 +124,35 @@ public interface Dialect extends AutoCloseable {
      * @throws DialectException when the statement fails, times out, is cancelled or cannot reach the database
      */
     QueryStats execute(QueryRequest request, RowSink sink);
+
+    /**
+     * The columns {@code request}'s statement would return, asked of the database without running the statement:
+     * prepared-statement metadata, a {@code DESCRIBE}, whatever the engine offers that plans or analyses a statement
+     * but does not execute it. The service calls it when a saved query's version is saved, and keeps the answer with
+     * the version (its API description shows them); never on a call's path.
+     *
+     * <p>The rules: nothing the statement does may happen (no rows read, no function called for its effect, no
+     * write); where the engine evaluates constant expressions or scalar subqueries while analysing a statement, the
+     * dialect says so in its documentation. The describe runs in a session prepared as for a {@link AccessMode#READ}
+     * call (read-only where the engine allows, the session-safety strategy applied, the next call unaffected),
+     * within {@link QueryRequest#timeout()}, waiting for a pooled session like {@link #execute}. {@code request}'s
+     * parameters carry the declared types with null values, so that an engine that types {@code ?} markers from
+     * their bound types can; {@link QueryRequest#mode()}, {@code maxRows} and {@code streaming} do not matter.
+     *
+     * <p>Columns come in result order with the name, type name and JDBC type that {@link #execute} would hand the
+     * sink, and {@link ColumnInfo#nullability()} where the engine knows it.
+     *
+     * @param request the statement, with typed null parameters
+     * @return the columns; an empty list for a statement that returns no rows (a write without {@code RETURNING},
+     *     DDL); an empty {@code Optional} when this dialect cannot tell without running the statement (the default:
+     *     a dialect that does not implement it; an engine that leaves a column's type open until values are bound)
+     * @throws DialectException as {@link #execute} does: {@link DialectError#SYNTAX} for a statement the database
+     *     refuses, {@link DialectError#UNAVAILABLE} when it cannot be reached, {@link DialectError#TIMEOUT}
+     * @since SPI 1.2
+     */
+    default Optional<List<ColumnInfo>> describe(QueryRequest request) {
+        return Optional.empty();
+    }
 
     /**
      * Checks that the database answers within {@code timeout}.

@@ -10,9 +10,10 @@ package io.queryapigate.dialect.spi;
 public final class DialectSpi {
     /**
      * The SPI version, {@code major.minor}. Minor versions only add default methods, types and records' factory
-     * methods. 1.1 added {@link LexicalRules} and {@link Dialect#lexicalRules()}.
+     * methods. 1.1 added {@link LexicalRules} and {@link Dialect#lexicalRules()}; 1.2 added {@link
+     * Dialect#describe}, {@link Nullability} and {@link ColumnInfo#nullability()}.
      */
-    public static final String VERSION = "1.1";
+    public static final String VERSION = "1.2";
 
     private DialectSpi() {}
 

@@ -11,6 +11,7 @@ import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.dialect.spi.Nullability;
 import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
@@ -185,6 +186,38 @@ public abstract class AbstractDialectContractTest {
      */
     protected Set<DialectError> readOnlyViolationErrors() {
         return Set.of(DialectError.NOT_READ_ONLY);
+    }
+
+    /**
+     * Whether the dialect describes statements ({@link Dialect#describe}). A dialect that cannot says so here, and
+     * the describe tests then check that it answers empty, and never runs the statement to find out.
+     *
+     * @return true by default
+     */
+    protected boolean describesStatements() {
+        return true;
+    }
+
+    /**
+     * Whether {@link Dialect#describe} reports the fixture's nullability: {@code id} never NULL, {@code name}
+     * nullable. A dialect whose engine does not say checks instead that every column is {@link
+     * Nullability#UNKNOWN}.
+     *
+     * @return false by default
+     */
+    protected boolean describesNullability() {
+        return false;
+    }
+
+    /**
+     * A read that the database accepts and describes but that fails when it runs (a run-time error, not a
+     * syntax one), for showing that {@link Dialect#describe} does not run it. One column. The default, a scalar
+     * subquery that returns five rows, fails at run time on PostgreSQL, MySQL, DuckDB and Trino.
+     *
+     * @return the SQL
+     */
+    protected String failsWhenRun() {
+        return "SELECT (SELECT id FROM " + TABLE + ") AS one_id";
     }
 
     /**
@@ -486,6 +519,12 @@ public abstract class AbstractDialectContractTest {
         dialect.close();
         dialect.close();
         assertThat(failure(dialect, read("SELECT 1")).error()).isEqualTo(DialectError.UNAVAILABLE);
+        if (describesStatements()) {
+            DialectException described = catchThrowableOfType(DialectException.class,
+                    () -> dialect.describe(describing("SELECT 1")));
+            assertThat(described).as("describe after close").isNotNull();
+            assertThat(described.error()).isEqualTo(DialectError.UNAVAILABLE);
+        }
         DialectException health = catchThrowableOfType(DialectException.class, () -> dialect.checkHealth(Duration.ofSeconds(5)));
         assertThat(health).isNotNull();
         assertThat(health.error()).isEqualTo(DialectError.UNAVAILABLE);
@@ -565,11 +604,108 @@ public abstract class AbstractDialectContractTest {
         assertThat(writePlan.statement()).contains(request.sql());
     }
 
+    // ---------------------------------------------------------------- j. describing without running
+
+    @Test
+    void describeNamesTheColumnsAndTypesThatARunDelivers() throws Exception {
+        Dialect dialect = dialect(1);
+        String sql = "SELECT id, amount, name, created_on, updated_at, active FROM " + TABLE + " WHERE id = ?";
+        Optional<List<ColumnInfo>> described = dialect.describe(describing(sql, new Parameter("id", null, JDBCType.BIGINT)));
+        if (!describesStatements()) {
+            assertThat(described).isEmpty();
+            return;
+        }
+        assertThat(described).isPresent();
+        List<ColumnInfo> columns = described.get();
+        assertThat(columns).extracting(ColumnInfo::name)
+                .containsExactly("id", "amount", "name", "created_on", "updated_at", "active");
+        assertThat(columns.get(0).type()).isIn(JDBCType.INTEGER, JDBCType.BIGINT);
+        assertThat(columns.get(1).type()).isIn(JDBCType.DECIMAL, JDBCType.NUMERIC);
+        assertThat(columns.get(2).type()).isIn(JDBCType.VARCHAR, JDBCType.NVARCHAR, JDBCType.LONGVARCHAR, JDBCType.CHAR);
+        assertThat(columns.get(3).type()).isEqualTo(JDBCType.DATE);
+        assertThat(columns.get(4).type()).isEqualTo(JDBCType.TIMESTAMP);
+        assertThat(columns.get(5).type()).isIn(JDBCType.BOOLEAN, JDBCType.BIT);
+
+        RecordingSink ran = run(dialect, read(sql, new Parameter("id", 1L, JDBCType.BIGINT)));
+        assertThat(columns).as("what a run of the statement hands the sink")
+                .map(c -> new ColumnInfo(c.name(), c.typeName(), c.type()))
+                .isEqualTo(ran.columns().stream().map(c -> new ColumnInfo(c.name(), c.typeName(), c.type())).toList());
+        if (describesNullability()) {
+            assertThat(columns.get(0).nullability()).as("id is NOT NULL").isEqualTo(Nullability.NO_NULLS);
+            assertThat(columns.get(2).nullability()).as("name").isEqualTo(Nullability.NULLABLE);
+        } else {
+            assertThat(columns).extracting(ColumnInfo::nullability).containsOnly(Nullability.UNKNOWN);
+        }
+    }
+
+    @Test
+    void describeDoesNotRunTheStatement() throws Exception {
+        Dialect dialect = dialect(1);
+        DialectException whenRun = failure(dialect, read(failsWhenRun()));
+        assertThat(whenRun.error()).as(whenRun.getMessage()).isNotEqualTo(DialectError.UNAVAILABLE);
+
+        long start = System.nanoTime();
+        Optional<List<ColumnInfo>> slow = dialect.describe(describing(slowQuery()));
+        Optional<List<ColumnInfo>> failing = dialect.describe(describing(failsWhenRun()));
+        long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+
+        assertThat(elapsedMillis).as("the slow query (minutes when run) was described, not run").isLessThan(5_000L);
+        if (describesStatements()) {
+            assertThat(slow).as("the slow query").hasValueSatisfying(columns -> assertThat(columns).hasSize(1));
+            assertThat(failing).as("a statement that fails when run").hasValueSatisfying(columns ->
+                    assertThat(columns).hasSize(1));
+        } else {
+            assertThat(slow).isEmpty();
+            assertThat(failing).isEmpty();
+        }
+        assertThat(countRows(dialect)).as("the single session is free and usable").isEqualTo(5);
+    }
+
+    @Test
+    void describingAWriteAnswersNoColumnsAndChangesNothing() throws Exception {
+        Dialect dialect = dialect(1);
+        for (String write : writeStatements()) {
+            Optional<List<ColumnInfo>> described = dialect.describe(describing(write));
+            if (describesStatements()) {
+                assertThat(described).as(write).contains(List.of());
+            } else {
+                assertThat(described).as(write).isEmpty();
+            }
+        }
+        assertThat(countRows(dialect)).isEqualTo(5);
+        assertThat(run(dialect, read("SELECT name FROM " + TABLE + " WHERE id = 1")).singleValue()).isEqualTo("alpha");
+        assertThat(failure(dialect, read("SELECT * FROM qag_contract_evil")).error()).isEqualTo(DialectError.SYNTAX);
+    }
+
+    @Test
+    void describeRefusesAnInvalidStatementAndLeavesTheSessionAsItWas() throws Exception {
+        Dialect dialect = dialect(1);
+        if (describesStatements()) {
+            DialectException unknownColumn = catchThrowableOfType(DialectException.class,
+                    () -> dialect.describe(describing("SELECT no_such_column FROM " + TABLE)));
+            assertThat(unknownColumn).as("describing an unknown column").isNotNull();
+            assertThat(unknownColumn.error()).as(unknownColumn.getMessage()).isEqualTo(DialectError.SYNTAX);
+        }
+        dialect.describe(describing("SELECT id FROM " + TABLE));
+        assertThat(countRows(dialect)).isEqualTo(5);
+        if (dialect.capabilities().contains(Capability.SERVER_ENFORCED_READ_ONLY)) {
+            String write = writeStatements().get(0);
+            assertThat(failure(dialect, read(write)).error()).as("a read after describing is still read-only")
+                    .isIn(readOnlyViolationErrors());
+        }
+        assertThat(countRows(dialect)).isEqualTo(5);
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private static long countRows(Dialect dialect) {
         Object count = run(dialect, read("SELECT count(*) FROM " + TABLE)).singleValue();
         return ((Number) count).longValue();
+    }
+
+    /** A describe request as the service sends one: a read, parameters typed and null, a few seconds. */
+    private static QueryRequest describing(String sql, Parameter... parameters) {
+        return QueryRequest.read(sql, List.of(parameters), Duration.ofSeconds(10), 1);
     }
 
     private static String text(RecordingSink sink) {

@@ -22,13 +22,16 @@ import io.trino.jdbc.TrinoConnection;
 import io.trino.jdbc.TrinoDriver;
 import java.io.IOException;
 import java.sql.Connection;
+import java.sql.JDBCType;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -236,6 +239,124 @@ public final class TrinoDialect implements Dialect {
                 permits.release();
             }
         }
+    }
+
+    /**
+     * The coordinator's {@code DESCRIBE OUTPUT} of the statement ({@code PREPARE} first, kept by this call's own
+     * trino-jdbc session), which analyses it but neither plans nor runs it, inside a {@code READ ONLY} transaction
+     * rolled back after, with the call's time limit as on a read. Trino refuses to analyse a write in a read-only
+     * transaction ({@code READ_ONLY_VIOLATION}), and a procedure in any: neither returns rows (a run reports a
+     * write's row count as the update count), so that refusal answers no columns. The type name is the
+     * coordinator's ({@code timestamp(3)}, {@code array(integer)}), the JDBC type trino-jdbc's for it ({@link
+     * #jdbcType}). {@code DESCRIBE OUTPUT} cannot take the parameters' declared types: Trino types a {@code ?} from
+     * where it stands ({@code ? + 1} is an {@code integer}), and one that only its value could type is {@code
+     * unknown}. Nullability is unknown: Trino does not say.
+     */
+    @Override
+    public Optional<List<ColumnInfo>> describe(QueryRequest request) {
+        requireNonNull(request, "request is null");
+        checkOpen();
+        long deadline = System.nanoTime() + saturatedNanos(request.timeout());
+        acquire(request.timeout());
+        boolean permitHandedOver = false;
+        try {
+            checkOpen();
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new DialectException(DialectError.UNAVAILABLE, "connection '" + context.connectionName()
+                        + "': no Trino session was free within the call's time limit");
+            }
+            QueryRequest limited = request.withMode(AccessMode.READ).withTimeout(Duration.ofNanos(left));
+            TrinoConnection connection = open(strategy.plan(limited));
+            try {
+                return Optional.of(describe(connection, limited));
+            } finally {
+                permitHandedOver = releaseLater(connection, true);
+            }
+        } finally {
+            if (!permitHandedOver) {
+                permits.release();
+            }
+        }
+    }
+
+    /** The name the describe prepares its statement under, in its own session. */
+    private static final String DESCRIBED = "qag_described";
+
+    private List<ColumnInfo> describe(TrinoConnection connection, QueryRequest request) {
+        Duration clientLimit = request.timeout().plus(config.clientCancelGrace());
+        TimeLimit limit = null;
+        try (Statement statement = connection.createStatement()) {
+            connection.setNetworkTimeout(Runnable::run, networkTimeoutMillis(clientLimit));
+            connection.setAutoCommit(false);
+            connection.setReadOnly(true);
+            limit = TimeLimit.start(clientLimit, cancelInBackground(statement));
+            statement.execute("PREPARE " + DESCRIBED + " FROM " + request.sql());
+            List<ColumnInfo> columns = new ArrayList<>();
+            try (ResultSet output = statement.executeQuery("DESCRIBE OUTPUT " + DESCRIBED)) {
+                while (output.next()) {
+                    // trino-jdbc names a run's map and row types without the blank after each comma
+                    String type = output.getString("Type").replace(", ", ",");
+                    columns.add(new ColumnInfo(output.getString("Column Name"), type, jdbcType(type)));
+                }
+            }
+            if (limit.stopped()) {
+                throw stopped(limit, null);
+            }
+            return List.copyOf(columns);
+        } catch (SQLException e) {
+            if (limit != null && limit.stopped()) {
+                throw stopped(limit, e);
+            }
+            if (errors.classify(e) == DialectError.NOT_READ_ONLY || TrinoErrorMapper.refusedByTransaction(e)) {
+                return List.of(); // a write, a procedure: no rows
+            }
+            throw errors.translate(e);
+        } catch (RuntimeException e) {
+            if (e instanceof DialectException d) {
+                throw d;
+            }
+            throw new DialectException(DialectError.INTERNAL, "unexpected failure: " + e, null, e);
+        } finally {
+            if (limit != null) {
+                limit.close();
+            }
+        }
+    }
+
+    /**
+     * The JDBC type trino-jdbc reports for a Trino type (its {@code ColumnInfo}), from the type's name without its
+     * parameters: {@code timestamp(3) with time zone} is {@link JDBCType#TIMESTAMP_WITH_TIMEZONE}, {@code
+     * decimal(12,2)} {@link JDBCType#DECIMAL}, {@code unknown} (an untyped {@code ?} or NULL) {@link JDBCType#NULL},
+     * a type trino-jdbc has no JDBC type for ({@code row}, {@code map}, {@code json}, {@code uuid}, intervals) {@link
+     * JDBCType#JAVA_OBJECT}.
+     *
+     * @param type the type as {@code DESCRIBE OUTPUT} writes it
+     * @return the JDBC type
+     */
+    static JDBCType jdbcType(String type) {
+        String raw = type.replaceAll("\\(.*?\\)", "").strip().toLowerCase(Locale.ROOT);
+        return switch (raw) {
+            case "array" -> JDBCType.ARRAY;
+            case "boolean" -> JDBCType.BOOLEAN;
+            case "bigint" -> JDBCType.BIGINT;
+            case "integer" -> JDBCType.INTEGER;
+            case "smallint" -> JDBCType.SMALLINT;
+            case "tinyint" -> JDBCType.TINYINT;
+            case "real" -> JDBCType.REAL;
+            case "double" -> JDBCType.DOUBLE;
+            case "varchar" -> JDBCType.VARCHAR;
+            case "char" -> JDBCType.CHAR;
+            case "varbinary" -> JDBCType.VARBINARY;
+            case "time" -> JDBCType.TIME;
+            case "time with time zone" -> JDBCType.TIME_WITH_TIMEZONE;
+            case "timestamp" -> JDBCType.TIMESTAMP;
+            case "timestamp with time zone" -> JDBCType.TIMESTAMP_WITH_TIMEZONE;
+            case "date" -> JDBCType.DATE;
+            case "decimal" -> JDBCType.DECIMAL;
+            case "unknown" -> JDBCType.NULL;
+            default -> JDBCType.JAVA_OBJECT;
+        };
     }
 
     private record Outcome(QueryStats stats, boolean read) {}

@@ -2,6 +2,7 @@ package io.queryapigate.dialect.trino;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.ColumnInfo;
@@ -164,6 +165,28 @@ class TrinoDialectTest {
             assertThat(byName.get("dbl")).isEqualTo(1.5d);
             assertThat(types(sink).subList(0, 4)).containsExactly(JDBCType.TIMESTAMP, JDBCType.TIMESTAMP,
                     JDBCType.TIMESTAMP_WITH_TIMEZONE, JDBCType.TIMESTAMP_WITH_TIMEZONE);
+        }
+    }
+
+    @Test
+    void describeNamesEveryTypeAsARunDoes() {
+        String sql = "SELECT TINYINT '1' AS a, SMALLINT '1' AS b, 1 AS c, BIGINT '1' AS d, REAL '1' AS e,"
+                + " DOUBLE '1' AS f, DECIMAL '1.50' AS g, 'x' AS h, CAST('x' AS CHAR(3)) AS i, X'00' AS j,"
+                + " DATE '2020-01-01' AS k, TIME '01:02:03.456' AS l, TIME '01:02:03 +01:00' AS m,"
+                + " TIMESTAMP '2020-01-01 00:00:00.123' AS n, TIMESTAMP '2020-01-01 00:00:00 UTC' AS o,"
+                + " ARRAY[1, 2] AS p, MAP(ARRAY['a'], ARRAY[1]) AS q,"
+                + " CAST(ROW(1, 'x') AS ROW(x integer, y varchar)) AS r, JSON '{}' AS s,"
+                + " UUID '12151fd2-7586-11e9-8f9e-2a86e4085a59' AS t, INTERVAL '1' DAY AS u, true AS v,"
+                + " CAST(NULL AS varchar(5)) AS w";
+        try (TrinoDialect d = TestingTrino.dialect("", Map.of(), 1)) {
+            List<ColumnInfo> described = d.describe(read(sql)).orElseThrow();
+            List<ColumnInfo> ran = run(d, read(sql)).columns();
+            assertThat(described).isEqualTo(ran);
+            // DESCRIBE OUTPUT cannot take the parameters' declared types: Trino types a ? from where it stands
+            assertThat(d.describe(read("SELECT ? AS p, ? + 1 AS q", new Parameter("p", null, JDBCType.VARCHAR),
+                    new Parameter("q", null, JDBCType.BIGINT))).orElseThrow())
+                    .extracting(ColumnInfo::typeName, ColumnInfo::type)
+                    .containsExactly(tuple("unknown", JDBCType.NULL), tuple("integer", JDBCType.INTEGER));
         }
     }
 
