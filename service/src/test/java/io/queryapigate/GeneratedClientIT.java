@@ -3,9 +3,11 @@ package io.queryapigate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -107,9 +109,15 @@ class GeneratedClientIT {
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         ObjectNode live = (ObjectNode) reply.json();
         live.with("info").put("version", "dev"); // the jar's version, when the tests run from it
-        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectMapper json = new ObjectMapper();
         if (Boolean.getBoolean("openapi.update")) {
-            Files.writeString(DOCUMENT, json.writeValueAsString(live) + "\n");
+            DefaultIndenter newLines = new DefaultIndenter("  ", "\n");
+            DefaultPrettyPrinter printer = new DefaultPrettyPrinter(Separators.createDefaultInstance()
+                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER).withObjectEmptySeparator("")
+                    .withArrayEmptySeparator(""));
+            printer.indentObjectsWith(newLines);
+            printer.indentArraysWith(newLines);
+            Files.writeString(DOCUMENT, json.writer(printer).writeValueAsString(live) + "\n");
         }
         assertThat(differences("", json.readTree(DOCUMENT.toFile()), live, new ArrayList<>()))
                 .as("where %s differs from the live document (rerun with -Dopenapi.update=true, build again, and "
