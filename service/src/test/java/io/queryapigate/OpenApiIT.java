@@ -93,7 +93,14 @@ class OpenApiIT {
                 + "/enum").toString()).contains("param_invalid", "param_required", "invalid_paging");
         assertThat(spec.at("/paths/~1q~1film/post/requestBody/content/application~1json/schema/properties/params"
                 + "/required").toString()).isEqualTo("[\"film_id\"]");
-        assertThat(spec.toString()).doesNotContain("secret_sales", "draft_only", "SELECT", "/api/v1");
+        assertThat(spec.at("/paths/~1q~1film/get/responses/200/content/application~1json/schema/$ref").asText())
+                .isEqualTo("#/components/schemas/FilmPage");
+        assertThat(spec.at("/components/schemas/FilmPage/oneOf").toString()).isEqualTo("[{\"$ref\":"
+                + "\"#/components/schemas/FilmRows\"},{\"$ref\":\"#/components/schemas/EmptyPage\"}]");
+        assertThat(spec.at("/components/schemas/FilmRows/items/$ref").asText())
+                .isEqualTo("#/components/schemas/FilmRow");
+        assertThat(spec.at("/components/schemas/FilmRow/type").asText()).isEqualTo("object");
+        assertThat(spec.toString()).doesNotContain("secret_sales", "SecretSales", "draft_only", "SELECT", "/api/v1");
     }
 
     @Test

@@ -10,9 +10,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the management API's operations do, as people wrote it ({@code management-api.yaml} beside this class): a
@@ -58,6 +60,13 @@ public final class ManagementDocs {
     List<JsonNode> tags() {
         List<JsonNode> out = new ArrayList<>();
         tags.forEach(out::add);
+        return out;
+    }
+
+    /** The names of the schemas {@link #describe} adds to the components. */
+    Set<String> schemaNames() {
+        Set<String> out = new HashSet<>();
+        schemas.fieldNames().forEachRemaining(out::add);
         return out;
     }
 

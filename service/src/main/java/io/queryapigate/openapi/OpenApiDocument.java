@@ -58,12 +58,17 @@ public final class OpenApiDocument {
         spec.putObject("info").put("title", "QueryAPIGate").put("version", version).put("description",
                 "Saved SQL queries as REST endpoints. This document lists what the API key it was fetched with may "
                         + "call.");
-        spec.set("components", components());
+        ObjectNode components = components();
+        spec.set("components", components);
         spec.putArray("security").addObject().putArray("ApiKey");
         ObjectNode paths = spec.putObject("paths");
         Set<String> operationIds = new HashSet<>();
+        Set<String> taken = new HashSet<>(docs.schemaNames());
+        components.get("schemas").fieldNames().forEachRemaining(taken::add);
+        Map<String, String> names = ResultSchemas.names(queries, taken);
         for (Callable q : queries) {
-            paths.set("/q/" + pathSegment(q.name()), savedQuery(q, operationIds));
+            ObjectNode page = ResultSchemas.components(components.with("schemas"), names.get(q.name()), q.columns());
+            paths.set("/q/" + pathSegment(q.name()), savedQuery(q, page, operationIds));
         }
         boolean admin = caller != null && caller.admin();
         if (admin) {
@@ -86,7 +91,7 @@ public final class OpenApiDocument {
         return spec;
     }
 
-    private ObjectNode savedQuery(Callable q, Set<String> operationIds) {
+    private ObjectNode savedQuery(Callable q, ObjectNode page, Set<String> operationIds) {
         String id = "run_" + q.name().replaceAll("\\W", "_");
         while (!operationIds.add(id)) {
             id += "_";
@@ -98,7 +103,6 @@ public final class OpenApiDocument {
         if (!tags.isEmpty()) {
             detail += " Tags: " + String.join(", ", tags) + ".";
         }
-        ObjectNode rowsSchema = ResultSchemas.row(q.columns());
         ObjectNode item = JSON.objectNode();
         ObjectNode get = item.putObject("get").put("operationId", id).put("summary", summary)
                 .put("description", detail);
@@ -128,7 +132,7 @@ public final class OpenApiDocument {
             bodyParams.set("required", required);
         }
         callParameters(params, q.version().connectionName(), q.version().version());
-        get.set("responses", rows(rowsSchema));
+        get.set("responses", callResponses(page));
 
         ObjectNode post = item.putObject("post").put("operationId", id + "_post")
                 .put("summary", summary + " (parameters in a JSON body)").put("description", detail);
@@ -153,7 +157,7 @@ public final class OpenApiDocument {
         }
         post.putObject("requestBody").put("required", !required.isEmpty()).putObject("content")
                 .putObject("application/json").set("schema", body);
-        post.set("responses", rows(rowsSchema));
+        post.set("responses", callResponses(page.deepCopy()));
         return item;
     }
 
@@ -166,7 +170,7 @@ public final class OpenApiDocument {
                 "Run any saved query; query-string arguments other than the reserved ones are its parameters");
         get.putArray("tags").add(LIVE_TAG);
         callParameters(get.putArray("parameters"), null, 0);
-        get.set("responses", rows(ResultSchemas.row(null)));
+        get.set("responses", callResponses(anyPage()));
         ObjectNode post = item.putObject("post").put("operationId", "run_query_post")
                 .put("summary", "Run any saved query with its parameters in a JSON body");
         post.putArray("tags").add(LIVE_TAG);
@@ -179,7 +183,7 @@ public final class OpenApiDocument {
         props.set("format", orNull(formatSchema()));
         props.set("timeout", orNull(timeoutSchema()));
         post.putObject("requestBody").putObject("content").putObject("application/json").set("schema", body);
-        post.set("responses", rows(ResultSchemas.row(null)));
+        post.set("responses", callResponses(anyPage()));
         return item;
     }
 
@@ -200,7 +204,7 @@ public final class OpenApiDocument {
         body.putArray("required").add("sql").add("connection_name");
         post.putObject("requestBody").put("required", true).putObject("content").putObject("application/json")
                 .set("schema", body);
-        ObjectNode responses = rows(ResultSchemas.row(null));
+        ObjectNode responses = callResponses(anyPage());
         responses.with("200").with("content").with("application/json").with("schema").withArray("oneOf")
                 .addObject().put("type", "object").putObject("properties").putObject("rows_affected")
                 .put("type", "integer");
@@ -338,8 +342,13 @@ public final class OpenApiDocument {
         return s;
     }
 
+    /** The JSON answer of a call whose rows are not known here. */
+    private static ObjectNode anyPage() {
+        return ResultSchemas.page(ResultSchemas.rows(ResultSchemas.row(null)));
+    }
+
     /** 200 with the page (JSON rows or the empty-page message; the other formats as text or files), 304, errors. */
-    private ObjectNode rows(ObjectNode rowSchema) {
+    private ObjectNode callResponses(ObjectNode page) {
         ObjectNode responses = JSON.objectNode();
         ObjectNode ok = responses.putObject("200").put("description",
                 "One page of rows (or the whole result with stream=true)");
@@ -353,12 +362,7 @@ public final class OpenApiDocument {
         headers.putObject("X-Cache").put("description", "HIT or MISS, when the query is cached").putObject("schema")
                 .put("type", "string");
         ObjectNode content = ok.putObject("content");
-        ObjectNode jsonSchema = content.putObject("application/json").putObject("schema");
-        ArrayNode oneOf = jsonSchema.putArray("oneOf");
-        oneOf.addObject().put("type", "array").set("items", rowSchema);
-        ObjectNode empty = oneOf.addObject().put("type", "object");
-        empty.putArray("required").add("message");
-        empty.putObject("properties").putObject("message").put("type", "string");
+        content.putObject("application/json").set("schema", page);
         for (OutputFormat f : OutputFormat.values()) {
             if (f == OutputFormat.JSON) {
                 continue;
@@ -407,6 +411,7 @@ public final class OpenApiDocument {
                 .putObject("additionalProperties").put("type", "string");
         ep.putObject("detail").put("type", "string").put("description", "The database's own message, where shown");
         schemas.set("Catalog", Catalog.schema());
+        schemas.set(ResultSchemas.EMPTY_PAGE, ResultSchemas.emptyPage());
         ObjectNode responses = c.putObject("responses");
         for (Map.Entry<Integer, List<String>> e : ErrorCodes.BY_STATUS.entrySet()) {
             ObjectNode schema = JSON.objectNode();
