@@ -326,10 +326,19 @@ public final class OpenApiDocument {
         return JSON.objectNode().put("type", "number").put("exclusiveMinimum", 0).put("maximum", 86_400);
     }
 
-    /** A body field that may also be null: the call bodies read null as absent. */
+    /** A body field that may also be null (the call bodies read null as absent): OpenAPI 3.1's type list. */
     private static ObjectNode orNull(ObjectNode schema) {
-        ObjectNode s = JSON.objectNode();
-        s.putArray("anyOf").add(schema).addObject().put("type", "null");
+        ObjectNode s = schema.deepCopy();
+        if (schema.path("type").isTextual()) {
+            s.putArray("type").add(schema.get("type").asText()).add("null");
+        } else {
+            s.removeAll();
+            s.putArray("anyOf").add(schema).addObject().put("type", "null");
+            return s;
+        }
+        if (schema.path("enum").isArray()) {
+            s.withArray("enum").addNull();
+        }
         return s;
     }
 
@@ -369,7 +378,7 @@ public final class OpenApiDocument {
             }
             String media = f.contentType().split(";")[0].strip(); // the Content-Type the answer has
             if (f == OutputFormat.YAML) { // the same rows (or message) as JSON, written as YAML
-                content.putObject(media).set("schema", jsonSchema.deepCopy());
+                content.putObject(media).set("schema", page.deepCopy());
                 continue;
             }
             ObjectNode s = content.putObject(media).putObject("schema").put("type", "string");
