@@ -192,7 +192,8 @@ class OpenApiIT {
         assertThat(film.get("example").asText()).isEqualTo("/q/film?film_id=1");
         assertThat(http.get(film.get("example").asText(), narrow).status()).as("the example call runs").isEqualTo(200);
         JsonNode byRating = http.get("/catalog", ADMIN).json().get("queries").get(1);
-        assertThat(byRating.get("example").asText()).isEqualTo("/q/films%20by%20rating?prefix=A%25&rate=0");
+        assertThat(byRating.get("example").asText()).startsWith("/q/films%20by%20rating?")
+                .contains("prefix=A%25", "rate=0").doesNotContain("rating="); // the declaration's order, Map.of's
         Reply run = http.get(byRating.get("example").asText(), ADMIN);
         assertThat(run.status()).as(run.body()).isEqualTo(200);
         http.get("/catalog?format=xml", narrow).assertRefused(400, "invalid_format");
