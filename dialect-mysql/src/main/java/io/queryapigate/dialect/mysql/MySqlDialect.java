@@ -98,6 +98,9 @@ public final class MySqlDialect implements Dialect {
     private final String poolPrefix;
     private final AtomicInteger pendingReleases = new AtomicInteger();
     private volatile boolean closed;
+    // the per-call work as fields: a method reference evaluated per call would allocate
+    private final OnSession<QueryStats> statementWork = this::run;
+    private final OnSession<Optional<List<ColumnInfo>>> describeWork = this::prepareOnly;
 
     /**
      * Creates the dialect; connections are opened in the background by the pool (and on first use).
@@ -300,6 +303,34 @@ public final class MySqlDialect implements Dialect {
     public QueryStats execute(QueryRequest request, RowSink sink) {
         requireNonNull(request, "request is null");
         requireNonNull(sink, "sink is null");
+        refuseEarly(request);
+        long deadline = System.nanoTime() + saturatedNanos(request.timeout());
+        HikariPool pool = request.mode() == AccessMode.WRITE ? writePool() : readPool;
+        // the caller of a read has its rows: the release need not delay its answer
+        return onSession(pool, request, sink, deadline, request.mode() == AccessMode.READ, "statement", statementWork);
+    }
+
+    /**
+     * The server's own prepare ({@code COM_STMT_PREPARE}, through Connector/J's {@code serverPrepareStatement}),
+     * whose answer carries the result's column definitions; the statement is parsed and resolved, never run, and is
+     * closed ({@code COM_STMT_CLOSE}) at once. MariaDB refuses to prepare a write in the read-only transaction; such
+     * a write has no columns ({@link #refusedWrite}). Not {@code getMetaData()} of the pool's client-side prepared
+     * statements: Connector/J answers that by running the statement with {@code SQL_SELECT_LIMIT=1} and every
+     * parameter NULL (measured: 1 044 ms for {@code SELECT sleep(1) FROM} a one-row table, 4 ms server-prepared).
+     * It runs on a read connection, inside its read-only transaction, released with {@code ROLLBACK AND CHAIN} as
+     * a read is; the time limit kills the prepare like a statement. A statement the server cannot prepare (error
+     * 1295) answers empty. Nullability is the server's NOT NULL flag, also for expressions.
+     */
+    @Override
+    public Optional<List<ColumnInfo>> describe(QueryRequest request) {
+        requireNonNull(request, "request is null");
+        refuseEarly(request);
+        long deadline = System.nanoTime() + saturatedNanos(request.timeout());
+        return onSession(readPool, request.withMode(AccessMode.READ), null, deadline, false, "describe",
+                describeWork);
+    }
+
+    private void refuseEarly(QueryRequest request) {
         if (closed) {
             throw new DialectException(DialectError.UNAVAILABLE, "the dialect is closed");
         }
@@ -307,8 +338,23 @@ public final class MySqlDialect implements Dialect {
         if (refusal != null) {
             throw new DialectException(DialectError.SYNTAX, refusal);
         }
-        long deadline = System.nanoTime() + saturatedNanos(request.timeout());
-        HikariPool pool = request.mode() == AccessMode.WRITE ? writePool() : readPool;
+    }
+
+    /** What one call does on its borrowed session, with the plan for the time left; the kill is registered. */
+    @FunctionalInterface
+    private interface OnSession<T> {
+        T run(Connection connection, PooledSession session, MySqlSessionStrategy.Planned planned, QueryRequest request,
+                RowSink sink, long leftNanos, QueryKiller.Kill kill);
+    }
+
+    /**
+     * Borrows a session of {@code pool}, runs {@code work} on it and gives it back: reused only after a release
+     * whose status flags pass, and only when no kill was sent and the transaction chain still holds; a failure
+     * other than {@link DialectError#UNAVAILABLE} is released with {@code ROLLBACK AND CHAIN}. With {@code handOver}
+     * a successful call's release is sent by {@link #releaseLater}, which gives the connection back itself.
+     */
+    private <T> T onSession(HikariPool pool, QueryRequest request, RowSink sink, long deadline, boolean handOver,
+            String what, OnSession<T> work) {
         Connection connection = borrow(pool, request.timeout());
         PooledSession session;
         try {
@@ -328,19 +374,16 @@ public final class MySqlDialect implements Dialect {
                         "no pooled session of connection '" + context.connectionName() + "' was free in time");
             }
             MySqlSessionStrategy.Planned planned = session.strategy().planned(request.withTimeout(Duration.ofNanos(left)));
-            Duration clientLimit = Duration.ofNanos(left)
-                    .plus(planned.serverEnforcesLimit() ? config.clientCancelGrace() : Duration.ZERO);
-            QueryStats stats = run(connection, session, planned.plan(), request, sink, clientLimit, kill);
-            if (!kill.requested() && chainHeld(session, "statement")) {
-                if (request.mode() == AccessMode.READ) {
-                    // the caller has its rows: the release need not delay its answer
+            T result = work.run(connection, session, planned, request, sink, left, kill);
+            if (!kill.requested() && chainHeld(session, what)) {
+                if (handOver) {
                     releaseLater(pool, connection, session, planned.plan().after(), kill);
                     handedOver = true;
                 } else {
                     reuse = release(connection, session, planned.plan().after());
                 }
             }
-            return stats;
+            return result;
         } catch (DialectException e) {
             if (!reuse && !kill.requested() && e.error() != DialectError.UNAVAILABLE) {
                 // an error reply carries no status flags: the release's reply is what decides
@@ -356,61 +399,10 @@ public final class MySqlDialect implements Dialect {
         }
     }
 
-    /**
-     * The server's own prepare ({@code COM_STMT_PREPARE}, through Connector/J's {@code serverPrepareStatement}),
-     * whose answer carries the result's column definitions; the statement is parsed and resolved, never run, and is
-     * closed ({@code COM_STMT_CLOSE}) at once. MariaDB refuses to prepare a write in the read-only transaction; such
-     * a write has no columns ({@link #refusedWrite}). Not {@code getMetaData()} of the pool's client-side prepared
-     * statements: Connector/J answers that by running the statement with {@code SQL_SELECT_LIMIT=1} and every
-     * parameter NULL (measured: 1 044 ms for {@code SELECT sleep(1) FROM} a one-row table, 4 ms server-prepared).
-     * It runs on a read connection, inside its read-only transaction, released with {@code ROLLBACK AND CHAIN} as
-     * a read is; the time limit kills the prepare like a statement. A statement the server cannot prepare (error
-     * 1295) answers empty. Nullability is the server's NOT NULL flag, also for expressions.
-     */
-    @Override
-    public Optional<List<ColumnInfo>> describe(QueryRequest request) {
-        requireNonNull(request, "request is null");
-        if (closed) {
-            throw new DialectException(DialectError.UNAVAILABLE, "the dialect is closed");
-        }
-        String refusal = MySqlSessionStrategy.refusal(request.sql());
-        if (refusal != null) {
-            throw new DialectException(DialectError.SYNTAX, refusal);
-        }
-        long deadline = System.nanoTime() + saturatedNanos(request.timeout());
-        QueryRequest read = request.withMode(AccessMode.READ);
-        Connection connection = borrow(readPool, request.timeout());
-        PooledSession session;
-        try {
-            session = connection.unwrap(PooledSession.class);
-        } catch (SQLException e) {
-            readPool.evictConnection(connection);
-            throw errors.translate(e, DialectError.INTERNAL);
-        }
-        boolean reuse = false;
-        QueryKiller.Kill kill = killer.forThread(session.threadId());
-        try {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                reuse = true;
-                throw new DialectException(DialectError.UNAVAILABLE,
-                        "no pooled session of connection '" + context.connectionName() + "' was free in time");
-            }
-            Optional<List<ColumnInfo>> columns = serverPrepared(session, read.sql(), Duration.ofNanos(left), kill);
-            if (!kill.requested() && chainHeld(session, "describe")) {
-                reuse = release(connection, session, session.strategy().planned(read).plan().after());
-            }
-            return columns;
-        } catch (DialectException e) {
-            if (!reuse && !kill.requested() && e.error() != DialectError.UNAVAILABLE) {
-                reuse = release(connection, session, List.of(session.strategy().releaseAfterFailure()));
-            }
-            throw e;
-        } catch (RuntimeException e) {
-            throw new DialectException(DialectError.INTERNAL, "unexpected failure: " + e, null, e);
-        } finally {
-            giveBack(readPool, connection, session, reuse);
-        }
+    private Optional<List<ColumnInfo>> prepareOnly(Connection connection, PooledSession session,
+            MySqlSessionStrategy.Planned planned, QueryRequest request, RowSink sink, long leftNanos,
+            QueryKiller.Kill kill) {
+        return serverPrepared(session, request.sql(), Duration.ofNanos(leftNanos), kill);
     }
 
     private Optional<List<ColumnInfo>> serverPrepared(PooledSession session, String sql, Duration limit,
@@ -526,8 +518,11 @@ public final class MySqlDialect implements Dialect {
      * cannot arrive) it closes the socket. That is the only timeout on the socket's reads: a read timeout on a
      * virtual thread arms and cancels a timer per read, which costs more than the read itself.
      */
-    private QueryStats run(Connection connection, PooledSession session, SessionPlan plan, QueryRequest request,
-            RowSink sink, Duration clientLimit, QueryKiller.Kill kill) {
+    private QueryStats run(Connection connection, PooledSession session, MySqlSessionStrategy.Planned planned,
+            QueryRequest request, RowSink sink, long leftNanos, QueryKiller.Kill kill) {
+        SessionPlan plan = planned.plan();
+        Duration clientLimit = Duration.ofNanos(leftNanos)
+                .plus(planned.serverEnforcesLimit() ? config.clientCancelGrace() : Duration.ZERO);
         long abortAt = System.nanoTime() + saturatedNanos(clientLimit.plus(ABORT_AFTER));
         try (TimeLimit limit = TimeLimit.start(clientLimit, () -> {
             kill.request();
