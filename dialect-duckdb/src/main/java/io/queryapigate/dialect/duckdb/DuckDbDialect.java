@@ -84,6 +84,9 @@ public final class DuckDbDialect implements Dialect {
     private final Object lifecycle = new Object();
     private volatile DuckDBConnection database; // written under lifecycle
     private volatile boolean closed; // written under lifecycle
+    // the per-call work as fields: a method reference evaluated per call would allocate
+    private final OnConnection<QueryStats> statementWork = this::runStatement;
+    private final OnConnection<Optional<List<ColumnInfo>>> describeWork = this::prepareOnly;
 
     /**
      * Opens the database described by {@code context} and {@code config}, running the init script first when
@@ -271,6 +274,28 @@ public final class DuckDbDialect implements Dialect {
     // ---------------------------------------------------------------- one call
 
     private QueryStats run(QueryRequest request, RowSink sink, long deadline) {
+        return onConnection(request, sink, deadline, true, statementWork);
+    }
+
+    private Optional<List<ColumnInfo>> describe(QueryRequest request, long deadline) {
+        return onConnection(request, null, deadline, false, describeWork);
+    }
+
+    /** What one call does on its connection, between the plan's {@code before} and {@code after} statements. */
+    @FunctionalInterface
+    private interface OnConnection<T> {
+        T run(DuckDBConnection connection, SessionPlan plan, AtomicReference<Statement> current, TimeLimit limit,
+                QueryRequest request, RowSink sink) throws SQLException;
+    }
+
+    /**
+     * Opens a connection of its own for one call (a duplicate of the database's), sends the plan's {@code before}
+     * statements, runs {@code work} under the call's time limit, then the {@code after} statements, and closes it.
+     * {@code ranStatement}: the work ran the user's statement, so a failing {@code after} means it ended the
+     * read-only transaction itself.
+     */
+    private <T> T onConnection(QueryRequest request, RowSink sink, long deadline, boolean ranStatement,
+            OnConnection<T> work) {
         SessionPlan plan = sessionStrategy.plan(request);
         DuckDbStatementFilter.check(plan.statement());
         DuckDBConnection connection = duplicate();
@@ -285,22 +310,7 @@ public final class DuckDbDialect implements Dialect {
             for (String statement : plan.before()) {
                 executeInternal(connection, statement);
             }
-            QueryStats stats;
-            try (PreparedStatement statement = connection.prepareStatement(plan.statement())) {
-                current.set(statement);
-                binder.bindAll(statement, request.parameters());
-                sink.onCancellable(limit::cancel);
-                throwIfStopped(limit, request);
-                if (statement.execute()) {
-                    try (ResultSet result = statement.getResultSet()) {
-                        stats = reader.read(result, sink, request.maxRows(), limit::stopped);
-                    }
-                } else {
-                    sink.columns(List.of());
-                    long count = statement.getLargeUpdateCount();
-                    stats = new QueryStats(0, request.mode() == AccessMode.WRITE ? Math.max(0, count) : -1, false);
-                }
-            }
+            T result = work.run(connection, plan, current, limit, request, sink);
             // an interrupt during a fetch can end the result early without an error
             throwIfStopped(limit, request);
             try {
@@ -308,7 +318,7 @@ public final class DuckDbDialect implements Dialect {
                     executeInternal(connection, statement);
                 }
             } catch (SQLException e) {
-                if (limit.stopped()) {
+                if (limit.stopped() || !ranStatement) {
                     throw e;
                 }
                 // the only statement sent after is the read's ROLLBACK: it fails when the user's SQL ended the
@@ -317,7 +327,7 @@ public final class DuckDbDialect implements Dialect {
                         + " transaction; what it ran after that was not read-only (" + errors.translate(e).getMessage()
                         + ")", null, e);
             }
-            return stats;
+            return result;
         } catch (SQLException e) {
             throw translate(e, limit, request);
         } finally {
@@ -327,40 +337,33 @@ public final class DuckDbDialect implements Dialect {
         }
     }
 
-    private Optional<List<ColumnInfo>> describe(QueryRequest request, long deadline) {
-        SessionPlan plan = sessionStrategy.plan(request);
-        DuckDbStatementFilter.check(plan.statement());
-        DuckDBConnection connection = duplicate();
-        AtomicReference<Statement> current = new AtomicReference<>();
-        TimeLimit limit = TimeLimit.start(Duration.ofNanos(deadline - System.nanoTime()),
-                () -> DuckDbInterrupter.interrupt(connection, current.get()));
-        running.add(limit);
-        try {
-            if (closed) {
-                throw closedException();
-            }
-            for (String statement : plan.before()) {
-                executeInternal(connection, statement);
-            }
-            Optional<List<ColumnInfo>> columns;
-            try (PreparedStatement statement = connection.prepareStatement(plan.statement())) {
-                current.set(statement);
-                // CHANGED_ROWS (a write's count) and NOTHING (DDL) are not rows of a result
-                DuckDBResultSetMetaData metaData = (DuckDBResultSetMetaData) statement.getMetaData();
-                columns = metaData.getReturnType() == StatementReturnType.QUERY_RESULT
-                        ? resolved(reader.describe(metaData)) : Optional.of(List.of());
-            }
+    private QueryStats runStatement(DuckDBConnection connection, SessionPlan plan, AtomicReference<Statement> current,
+            TimeLimit limit, QueryRequest request, RowSink sink) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(plan.statement())) {
+            current.set(statement);
+            binder.bindAll(statement, request.parameters());
+            sink.onCancellable(limit::cancel);
             throwIfStopped(limit, request);
-            for (String statement : plan.after()) {
-                executeInternal(connection, statement);
+            if (statement.execute()) {
+                try (ResultSet result = statement.getResultSet()) {
+                    return reader.read(result, sink, request.maxRows(), limit::stopped);
+                }
             }
-            return columns;
-        } catch (SQLException e) {
-            throw translate(e, limit, request);
-        } finally {
-            limit.close();
-            running.remove(limit);
-            closeQuietly(connection);
+            sink.columns(List.of());
+            long count = statement.getLargeUpdateCount();
+            return new QueryStats(0, request.mode() == AccessMode.WRITE ? Math.max(0, count) : -1, false);
+        }
+    }
+
+    private Optional<List<ColumnInfo>> prepareOnly(DuckDBConnection connection, SessionPlan plan,
+            AtomicReference<Statement> current, TimeLimit limit, QueryRequest request, RowSink sink)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(plan.statement())) {
+            current.set(statement);
+            // CHANGED_ROWS (a write's count) and NOTHING (DDL) are not rows of a result
+            DuckDBResultSetMetaData metaData = (DuckDBResultSetMetaData) statement.getMetaData();
+            return metaData.getReturnType() == StatementReturnType.QUERY_RESULT
+                    ? resolved(reader.describe(metaData)) : Optional.of(List.of());
         }
     }
 
