@@ -99,6 +99,9 @@ public final class TrinoDialect implements Dialect {
     private final ResultSetReader reader = new TrinoResultSetReader();
     private final Object closeLock = new Object();
     private volatile boolean closed;
+    // the per-call work as fields: a method reference evaluated per call would allocate
+    private final OnSession<QueryStats> statementWork = this::run;
+    private final OnSession<Optional<List<ColumnInfo>>> describeWork = this::describeOutput;
 
     /**
      * Creates the dialect. Opens nothing: trino-jdbc connects on the first query.
@@ -213,32 +216,7 @@ public final class TrinoDialect implements Dialect {
     public QueryStats execute(QueryRequest request, RowSink sink) {
         requireNonNull(request, "request is null");
         requireNonNull(sink, "sink is null");
-        checkOpen();
-        long deadline = System.nanoTime() + saturatedNanos(request.timeout());
-        acquire(request.timeout());
-        boolean permitHandedOver = false;
-        try {
-            checkOpen();
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                throw new DialectException(DialectError.UNAVAILABLE, "connection '" + context.connectionName()
-                        + "': no Trino session was free within the call's time limit");
-            }
-            QueryRequest limited = request.withTimeout(Duration.ofNanos(left));
-            SessionPlan plan = strategy.plan(limited);
-            TrinoConnection connection = open(plan);
-            Outcome outcome = null;
-            try {
-                outcome = run(connection, plan, limited, sink);
-                return outcome.stats();
-            } finally {
-                permitHandedOver = releaseLater(connection, outcome != null && outcome.read());
-            }
-        } finally {
-            if (!permitHandedOver) {
-                permits.release();
-            }
-        }
+        return onSession(request, sink, false, statementWork);
     }
 
     /**
@@ -255,6 +233,22 @@ public final class TrinoDialect implements Dialect {
     @Override
     public Optional<List<ColumnInfo>> describe(QueryRequest request) {
         requireNonNull(request, "request is null");
+        return onSession(request.withMode(AccessMode.READ), null, true, describeWork);
+    }
+
+    /** What one call does on its own Trino session, with the request limited to the time left. */
+    @FunctionalInterface
+    private interface OnSession<T> {
+        T run(TrinoConnection connection, SessionPlan plan, QueryRequest request, RowSink sink);
+    }
+
+    /**
+     * Takes a permit (waiting at most the call's time limit), opens the call's own Trino session with the plan for
+     * the time left and runs {@code work} on it; {@link #releaseLater} then ends the session and gives the permit
+     * back. A call that succeeded is rolled back when it was a read; a failed one when {@code rollbackAfterFailure}
+     * (else {@code close()} sends the ROLLBACK if a transaction is still open).
+     */
+    private <T> T onSession(QueryRequest request, RowSink sink, boolean rollbackAfterFailure, OnSession<T> work) {
         checkOpen();
         long deadline = System.nanoTime() + saturatedNanos(request.timeout());
         acquire(request.timeout());
@@ -266,12 +260,16 @@ public final class TrinoDialect implements Dialect {
                 throw new DialectException(DialectError.UNAVAILABLE, "connection '" + context.connectionName()
                         + "': no Trino session was free within the call's time limit");
             }
-            QueryRequest limited = request.withMode(AccessMode.READ).withTimeout(Duration.ofNanos(left));
-            TrinoConnection connection = open(strategy.plan(limited));
+            QueryRequest limited = request.withTimeout(Duration.ofNanos(left));
+            SessionPlan plan = strategy.plan(limited);
+            TrinoConnection connection = open(plan);
+            boolean done = false;
             try {
-                return Optional.of(describe(connection, limited));
+                T result = work.run(connection, plan, limited, sink);
+                done = true;
+                return result;
             } finally {
-                permitHandedOver = releaseLater(connection, true);
+                permitHandedOver = releaseLater(connection, done ? !plan.before().isEmpty() : rollbackAfterFailure);
             }
         } finally {
             if (!permitHandedOver) {
@@ -283,7 +281,8 @@ public final class TrinoDialect implements Dialect {
     /** The name the describe prepares its statement under, in its own session. */
     private static final String DESCRIBED = "qag_described";
 
-    private List<ColumnInfo> describe(TrinoConnection connection, QueryRequest request) {
+    private Optional<List<ColumnInfo>> describeOutput(TrinoConnection connection, SessionPlan plan,
+            QueryRequest request, RowSink sink) {
         Duration clientLimit = request.timeout().plus(config.clientCancelGrace());
         TimeLimit limit = null;
         try (Statement statement = connection.createStatement()) {
@@ -303,13 +302,13 @@ public final class TrinoDialect implements Dialect {
             if (limit.stopped()) {
                 throw stopped(limit, null);
             }
-            return List.copyOf(columns);
+            return Optional.of(List.copyOf(columns));
         } catch (SQLException e) {
             if (limit != null && limit.stopped()) {
                 throw stopped(limit, e);
             }
             if (errors.classify(e) == DialectError.NOT_READ_ONLY || TrinoErrorMapper.refusedByTransaction(e)) {
-                return List.of(); // a write, a procedure: no rows
+                return Optional.of(List.of()); // a write, a procedure: no rows
             }
             throw errors.translate(e);
         } catch (RuntimeException e) {
@@ -359,8 +358,6 @@ public final class TrinoDialect implements Dialect {
         };
     }
 
-    private record Outcome(QueryStats stats, boolean read) {}
-
     private TrinoConnection open(SessionPlan plan) {
         Properties properties = new Properties();
         properties.putAll(baseProperties);
@@ -394,7 +391,7 @@ public final class TrinoDialect implements Dialect {
         }
     }
 
-    private Outcome run(TrinoConnection connection, SessionPlan plan, QueryRequest request, RowSink sink) {
+    private QueryStats run(TrinoConnection connection, SessionPlan plan, QueryRequest request, RowSink sink) {
         boolean read = !plan.before().isEmpty();
         Duration clientLimit = request.timeout().plus(config.clientCancelGrace());
         TimeLimit limit = null;
@@ -441,7 +438,7 @@ public final class TrinoDialect implements Dialect {
             if (limit.stopped()) {
                 throw stopped(limit, null);
             }
-            return new Outcome(stats, read);
+            return stats;
         } catch (SQLException e) {
             if (limit != null && limit.stopped()) {
                 throw stopped(limit, e);
