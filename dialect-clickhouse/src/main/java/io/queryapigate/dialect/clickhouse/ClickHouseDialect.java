@@ -261,23 +261,7 @@ public final class ClickHouseDialect implements Dialect {
         }
         long deadline = System.nanoTime() + saturatedNanos(request.timeout());
         ClickHouseSessionStrategy.Prepared prepared = strategy.prepare(request, true);
-        acquire(request, deadline);
-        try {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                throw new DialectException(DialectError.UNAVAILABLE,
-                        "connection '" + context.connectionName() + "': no call slot was free within the time limit");
-            }
-            Call call = new Call(queryId(request.requestId()));
-            inFlight.add(call);
-            try {
-                return run(call, prepared, request, sink, left);
-            } finally {
-                inFlight.remove(call);
-            }
-        } finally {
-            slots.release();
-        }
+        return inSlot(prepared, request, sink, deadline);
     }
 
     /**
@@ -301,7 +285,20 @@ public final class ClickHouseDialect implements Dialect {
             return prepared.returnsRows() ? Optional.empty() : Optional.of(List.of());
         }
         QueryRequest read = ClickHouseSessionStrategy.describeRequest(request);
-        acquire(read, deadline);
+        DescribedColumns described = new DescribedColumns();
+        if (inSlot(prepared, read, described, deadline).truncated()) {
+            return Optional.empty();
+        }
+        return Optional.of(described.columns());
+    }
+
+    /**
+     * Runs one call in a call slot (waiting for one until the deadline) with the time left as its limit, in flight
+     * while it runs so that {@link #close()} can abort it.
+     */
+    private QueryStats inSlot(ClickHouseSessionStrategy.Prepared prepared, QueryRequest request, RowSink sink,
+            long deadline) {
+        acquire(request, deadline);
         try {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
@@ -310,15 +307,11 @@ public final class ClickHouseDialect implements Dialect {
             }
             Call call = new Call(queryId(request.requestId()));
             inFlight.add(call);
-            DescribedColumns described = new DescribedColumns();
             try {
-                if (run(call, prepared, read, described, left).truncated()) {
-                    return Optional.empty();
-                }
+                return run(call, prepared, request, sink, left);
             } finally {
                 inFlight.remove(call);
             }
-            return Optional.of(described.columns());
         } finally {
             slots.release();
         }
