@@ -239,7 +239,7 @@ public final class PostgresDialect implements Dialect {
             throw new DialectException(DialectError.SYNTAX, "invalid schema to pin: " + e.getMessage());
         }
         Connection connection = borrow(deadline, request.timeout());
-        Call call = new Call(request, plan, sink, connection, deadline);
+        Call call = new Call(request, plan, sink, connection, deadline, false);
         try {
             return call.run();
         } finally {
@@ -271,69 +271,15 @@ public final class PostgresDialect implements Dialect {
         }
         boolean ownConnection = config.queryMode() == QueryMode.SIMPLE;
         Connection connection = ownConnection ? connectInExtendedMode() : borrow(deadline, request.timeout());
-        AtomicReference<Statement> current = new AtomicReference<>();
-        Canceller canceller = new Canceller(current, connection, config.timeoutMargin().toNanos());
-        TimeLimit limit = TimeLimit.start(Duration.ofNanos(deadline - System.nanoTime()
-                + config.timeoutMargin().toNanos()), canceller);
-        running.add(limit);
-        boolean broken = true;
+        Call call = new Call(request, plan, null, connection, deadline, true);
         try {
-            if (closed) {
-                throw closedException();
-            }
-            List<ColumnInfo> columns = describe(connection, plan, request, current);
-            if (limit.stopped()) {
-                throw stopped(limit, canceller, request, null);
-            }
-            broken = false;
-            return Optional.of(columns);
-        } catch (SQLException e) {
-            DialectException translated = limit.stopped() ? stopped(limit, canceller, request, e) : errors.translate(e);
-            broken = translated.error() == DialectError.UNAVAILABLE;
-            throw translated;
-        } catch (DialectException e) {
-            broken = e.error() == DialectError.UNAVAILABLE;
-            throw e;
+            return Optional.of(call.describe());
         } finally {
-            broken |= !endTransaction(connection);
-            limit.close();
-            running.remove(limit);
-            broken |= canceller.aborted();
             if (ownConnection) {
                 closeQuietly(connection);
             } else {
-                if (!broken) {
-                    markAlive(connection);
-                }
-                giveBack(connection, broken);
+                call.release();
             }
-        }
-    }
-
-    private List<ColumnInfo> describe(Connection connection, SessionPlan plan, QueryRequest request,
-            AtomicReference<Statement> current) throws SQLException {
-        BaseConnection pg = connection.unwrap(BaseConnection.class);
-        int statements;
-        try {
-            statements = PostgresStatements.count(plan.statement(), pg.getStandardConformingStrings());
-        } catch (IllegalArgumentException e) {
-            throw new DialectException(DialectError.SYNTAX, e.getMessage());
-        }
-        if (statements != 1) {
-            throw new DialectException(DialectError.SYNTAX, "the SQL must be exactly one statement (" + statements
-                    + " statements); nothing was sent");
-        }
-        connection.setAutoCommit(false); // pgjdbc sends the plan's BEGIN with the first message
-        try (Statement settings = connection.createStatement()) {
-            current.set(settings);
-            settings.execute(String.join("; ", plan.before().subList(1, plan.before().size())));
-        }
-        try (PreparedStatement statement = connection.prepareStatement(plan.statement())) {
-            current.set(statement);
-            binder.bindAll(statement, request.parameters());
-            return reader.describe(statement.getMetaData());
-        } finally {
-            current.set(null);
         }
     }
 
@@ -457,6 +403,12 @@ public final class PostgresDialect implements Dialect {
 
     // ---------------------------------------------------------------- one call
 
+    /** What a call does on its connection under the call's time limit. */
+    @FunctionalInterface
+    private interface OnConnection<T> {
+        T run(Call call, BaseConnection pg) throws SQLException;
+    }
+
     /** One call on one borrowed connection; used by the calling thread only (the canceller excepted). */
     private final class Call {
         private final QueryRequest request;
@@ -466,16 +418,19 @@ public final class PostgresDialect implements Dialect {
         private final long deadline;
         private final AtomicReference<Statement> current = new AtomicReference<>();
         private final Canceller canceller;
+        private final boolean describing;
         private TimeLimit limit;
         private BaseConnection pg;
         private boolean broken;
 
-        Call(QueryRequest request, SessionPlan plan, RowSink sink, Connection connection, long deadline) {
+        Call(QueryRequest request, SessionPlan plan, RowSink sink, Connection connection, long deadline,
+                boolean describing) {
             this.request = request;
             this.plan = plan;
             this.sink = sink;
             this.connection = connection;
             this.deadline = deadline;
+            this.describing = describing;
             this.canceller = new Canceller(current, connection, config.timeoutMargin().toNanos());
         }
 
@@ -484,7 +439,22 @@ public final class PostgresDialect implements Dialect {
             // a single message is limited by the server; the client steps in a margin later. A stream is limited
             // as a whole by the client (the server's statement_timeout applies to each FETCH).
             long clientLimit = deadline - System.nanoTime() + (streaming ? 0 : config.timeoutMargin().toNanos());
-            limit = TimeLimit.start(Duration.ofNanos(clientLimit), canceller);
+            OnConnection<QueryStats> work = streaming ? Call::stream : Call::message;
+            return within(clientLimit, work);
+        }
+
+        /** The statement's result columns, from pgjdbc's Parse and Describe, inside the plan's transaction. */
+        List<ColumnInfo> describe() {
+            return within(deadline - System.nanoTime() + config.timeoutMargin().toNanos(), Call::columns);
+        }
+
+        /**
+         * Runs {@code work} under the call's time limit: the connection is marked broken when the failure says it
+         * is unusable or the canceller had to abort it. A describe also ends its transaction before the limit is
+         * lifted, and does not trust its connection after an unexpected failure.
+         */
+        private <T> T within(long clientLimitNanos, OnConnection<T> work) {
+            limit = TimeLimit.start(Duration.ofNanos(clientLimitNanos), canceller);
             running.add(limit);
             try {
                 if (closed) {
@@ -492,9 +462,9 @@ public final class PostgresDialect implements Dialect {
                 }
                 BaseConnection pg = connection.unwrap(BaseConnection.class);
                 this.pg = pg;
-                QueryStats stats = streaming ? stream(pg) : message(pg);
+                T result = work.run(this, pg);
                 throwIfStopped();
-                return stats;
+                return result;
             } catch (SQLException e) {
                 DialectException translated = translate(e);
                 broken = translated.error() == DialectError.UNAVAILABLE;
@@ -502,7 +472,13 @@ public final class PostgresDialect implements Dialect {
             } catch (DialectException e) {
                 broken = e.error() == DialectError.UNAVAILABLE;
                 throw e;
+            } catch (RuntimeException e) {
+                broken |= describing;
+                throw e;
             } finally {
+                if (describing) {
+                    broken |= !endTransaction(connection);
+                }
                 limit.close();
                 running.remove(limit);
                 broken |= canceller.aborted();
@@ -514,6 +490,31 @@ public final class PostgresDialect implements Dialect {
                 markAlive(connection);
             }
             giveBack(connection, broken);
+        }
+
+        private List<ColumnInfo> columns(BaseConnection pg) throws SQLException {
+            int statements;
+            try {
+                statements = PostgresStatements.count(plan.statement(), pg.getStandardConformingStrings());
+            } catch (IllegalArgumentException e) {
+                throw new DialectException(DialectError.SYNTAX, e.getMessage());
+            }
+            if (statements != 1) {
+                throw new DialectException(DialectError.SYNTAX, "the SQL must be exactly one statement (" + statements
+                        + " statements); nothing was sent");
+            }
+            connection.setAutoCommit(false); // pgjdbc sends the plan's BEGIN with the first message
+            try (Statement settings = connection.createStatement()) {
+                current.set(settings);
+                settings.execute(String.join("; ", plan.before().subList(1, plan.before().size())));
+            }
+            try (PreparedStatement statement = connection.prepareStatement(plan.statement())) {
+                current.set(statement);
+                binder.bindAll(statement, request.parameters());
+                return reader.describe(statement.getMetaData());
+            } finally {
+                current.set(null);
+            }
         }
 
         /** A read or a write: one message, its results walked to the user's statement. */
