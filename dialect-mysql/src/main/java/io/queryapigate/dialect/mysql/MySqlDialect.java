@@ -407,13 +407,7 @@ public final class MySqlDialect implements Dialect {
 
     private Optional<List<ColumnInfo>> serverPrepared(PooledSession session, String sql, Duration limit,
             QueryKiller.Kill kill) {
-        long abortAt = System.nanoTime() + saturatedNanos(limit.plus(ABORT_AFTER));
-        try (TimeLimit timeLimit = TimeLimit.start(limit, () -> {
-            kill.request();
-            if (System.nanoTime() - abortAt >= 0) {
-                abort(session);
-            }
-        })) {
+        try (TimeLimit timeLimit = killAt(limit, session, kill)) {
             try {
                 List<ColumnInfo> columns;
                 JdbcConnection jdbc = session.physical().unwrap(JdbcConnection.class);
@@ -502,6 +496,21 @@ public final class MySqlDialect implements Dialect {
         }
     }
 
+    /**
+     * The time limit of a statement on {@code session}: at {@code limit} it sends {@code KILL QUERY}, and if the
+     * statement is still running {@link #ABORT_AFTER} later (the server is unreachable, so the kill cannot arrive) it
+     * closes the socket.
+     */
+    private static TimeLimit killAt(Duration limit, PooledSession session, QueryKiller.Kill kill) {
+        long abortAt = System.nanoTime() + saturatedNanos(limit.plus(ABORT_AFTER));
+        return TimeLimit.start(limit, () -> {
+            kill.request();
+            if (System.nanoTime() - abortAt >= 0) {
+                abort(session);
+            }
+        });
+    }
+
     /** Closes the socket under a session whose server does not answer; what is blocked on it fails at once. */
     private static void abort(PooledSession session) {
         try {
@@ -513,23 +522,17 @@ public final class MySqlDialect implements Dialect {
     }
 
     /**
-     * Runs the plan and reads the rows. The time limit covers all of it: at {@code clientLimit} it sends {@code KILL
-     * QUERY}, and if the statement is still running {@link #ABORT_AFTER} later (the server is unreachable, so the kill
-     * cannot arrive) it closes the socket. That is the only timeout on the socket's reads: a read timeout on a
-     * virtual thread arms and cancels a timer per read, which costs more than the read itself.
+     * Runs the plan and reads the rows. The time limit ({@link #killAt}) covers all of it: the time left, plus
+     * {@code mysql.client_cancel_grace} when the server enforces the limit itself. That is the only timeout on the
+     * socket's reads: a read timeout on a virtual thread arms and cancels a timer per read, which costs more than the
+     * read itself.
      */
     private QueryStats run(Connection connection, PooledSession session, MySqlSessionStrategy.Planned planned,
             QueryRequest request, RowSink sink, long leftNanos, QueryKiller.Kill kill) {
         SessionPlan plan = planned.plan();
         Duration clientLimit = Duration.ofNanos(leftNanos)
                 .plus(planned.serverEnforcesLimit() ? config.clientCancelGrace() : Duration.ZERO);
-        long abortAt = System.nanoTime() + saturatedNanos(clientLimit.plus(ABORT_AFTER));
-        try (TimeLimit limit = TimeLimit.start(clientLimit, () -> {
-            kill.request();
-            if (System.nanoTime() - abortAt >= 0) {
-                abort(session);
-            }
-        })) {
+        try (TimeLimit limit = killAt(clientLimit, session, kill)) {
             try {
                 for (String sql : plan.before()) {
                     try (Statement st = connection.createStatement()) {
