@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -146,7 +147,9 @@ class DocsIT {
                     .findFirst().orElse(null)).click();
             WebElement filmId = until("the film_id field", () -> film.findElements(
                     By.cssSelector("tr[data-param-name='film_id'] input")).stream().findFirst().orElse(null));
-            filmId.sendKeys("1");
+            // the field starts with the parameter's example from the document; type over it as a person would
+            filmId.sendKeys(Keys.chord(Keys.CONTROL, "a"), "1");
+            assertThat(filmId.getAttribute("value")).isEqualTo("1");
             film.findElement(By.cssSelector("button.execute")).click();
             until("the live response", () -> !film.findElements(
                     By.cssSelector(".live-responses-table tr.response .response-col_status")).isEmpty());

@@ -89,7 +89,7 @@ class OpenApiIT {
                 + "\"minimum\":1,\"maximum\":1000,\"description\":\"The film's id\"},\"example\":1}");
         assertThat(get.get("summary").asText()).isEqualTo("One film by id");
         assertThat(get.at("/responses/403/$ref").asText()).isEqualTo("#/components/responses/Error403");
-        assertThat(spec.at("/components/responses/Error400/content/application~1json/schema/allOf/1/properties/code"
+        assertThat(spec.at("/components/schemas/Error400/allOf/1/properties/code"
                 + "/enum").toString()).contains("param_invalid", "param_required", "invalid_paging");
         assertThat(spec.at("/paths/~1q~1film/post/requestBody/content/application~1json/schema/properties/params"
                 + "/required").toString()).isEqualTo("[\"film_id\"]");

@@ -428,7 +428,9 @@ public final class OpenApiDocument {
             ArrayNode codes = schema.withArray("allOf").addObject().putObject("properties").putObject("code")
                     .putArray("enum");
             e.getValue().forEach(codes::add);
-            ObjectNode response = json("Error " + e.getKey() + ": " + String.join(", ", e.getValue()), schema);
+            schemas.set("Error" + e.getKey(), schema); // named, so generated clients get Error404, not InlineObject7
+            ObjectNode response = json("Error " + e.getKey() + ": " + String.join(", ", e.getValue()),
+                    JSON.objectNode().put("$ref", "#/components/schemas/Error" + e.getKey()));
             if (e.getKey() == 429) {
                 response.putObject("headers").putObject("Retry-After").putObject("schema").put("type", "integer");
             }
