@@ -39,18 +39,8 @@ class CollectionsIT {
 
     private static void save(String name, String sql, Map<String, Object> parameters, String collection,
             boolean publish, String description) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("name", name);
-        body.put("sql", sql);
-        body.put("parameters", parameters);
-        body.put("connection_name", "demo");
-        body.put("publish", publish);
-        body.put("description", description);
-        if (collection != null) {
-            body.put("collection", collection);
-        }
-        Reply r = http.post("/api/v1/queries", ADMIN, Http.json(body));
-        assertThat(r.status()).as(r.body()).isEqualTo(201);
+        http.saveQuery(ADMIN, name, sql, parameters, publish, description,
+                collection == null ? Map.of() : Map.of("collection", collection));
     }
 
     @Test

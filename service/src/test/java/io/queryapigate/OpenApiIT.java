@@ -57,16 +57,7 @@ class OpenApiIT {
 
     private static void save(String name, String sql, Map<String, Object> parameters, boolean publish,
             String description) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("name", name);
-        body.put("sql", sql);
-        body.put("parameters", parameters);
-        body.put("connection_name", "demo");
-        body.put("publish", publish);
-        body.put("description", description);
-        body.put("tags", List.of("films"));
-        Reply r = http.post("/api/v1/queries", ADMIN, Http.json(body));
-        assertThat(r.status()).as(r.body()).isEqualTo(201);
+        http.saveQuery(ADMIN, name, sql, parameters, publish, description, Map.of("tags", List.of("films")));
     }
 
     private static String key(String name, Map<String, Object> grants) {

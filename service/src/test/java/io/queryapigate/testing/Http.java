@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 
 /** A tiny real-HTTP client for tests. */
 public final class Http {
@@ -38,6 +39,28 @@ public final class Http {
 
         public String header(String name) {
             return raw.headers().firstValue(name).orElse(null);
+        }
+    }
+
+    /**
+     * Saves a query on the connection {@code demo} through the management API with {@code key}, and fails unless it
+     * was created.
+     *
+     * @param extra more fields of the body ({@code collection}, {@code tags}, ...)
+     */
+    public void saveQuery(String key, String name, String sql, Map<String, Object> parameters, boolean publish,
+            String description, Map<String, Object> extra) {
+        Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("name", name);
+        body.put("sql", sql);
+        body.put("parameters", parameters);
+        body.put("connection_name", "demo");
+        body.put("publish", publish);
+        body.put("description", description);
+        body.putAll(extra);
+        Reply r = post("/api/v1/queries", key, json(body));
+        if (r.status() != 201) {
+            throw new AssertionError("saving the query '" + name + "' answered " + r.status() + ": " + r.body());
         }
     }
 
