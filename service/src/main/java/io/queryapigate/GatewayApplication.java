@@ -158,6 +158,17 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         ApiKeys apiKeys = new ApiKeys(store.keys(), cache, quotas, mapper, clock);
         Examples examples = new Examples(store, savedQueries, apiKeys, connections, cache, mapper, clock, home);
         examples.restore();
+        Thread.ofVirtual().name("describe-unknown-columns").start(() -> {
+            try {
+                int described = savedQueries.describeUnknown();
+                if (described > 0) {
+                    LOG.info("Described the result columns of {} published saved queries saved without them",
+                            described);
+                }
+            } catch (RuntimeException e) { // the store went away (a stop while starting); the next start tries again
+                LOG.warn("Could not describe the saved queries' unknown result columns: {}", e.toString());
+            }
+        });
 
         registerAdmin(config, environment);
         environment.servlets().addFilter("request-id",

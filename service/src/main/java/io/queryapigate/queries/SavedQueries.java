@@ -354,6 +354,36 @@ public final class SavedQueries {
     }
 
     /**
+     * Describes the published versions whose result columns are unknown (saved while their database was down, or
+     * before versions were described) and stores what their databases answer; those that still cannot be described
+     * stay unknown until the next start. Run once in the background at startup.
+     *
+     * @return how many versions were described
+     */
+    public int describeUnknown() {
+        Map<Long, List<QueryVersionRow>> versions = allVersions();
+        int described = 0;
+        for (SavedQueryRow q : list()) {
+            if (q.publishedVersion() == null) {
+                continue;
+            }
+            for (QueryVersionRow v : versions.getOrDefault(q.id(), List.of())) {
+                if (v.version() != q.publishedVersion() || v.resultColumns() != null
+                        || definitions.connectionProblem(v.connectionName()) != null) {
+                    continue;
+                }
+                String columns = definitions.resultColumns().describe(q.name(), v.sqlText(), parameters(v),
+                        v.connectionName()).json();
+                if (columns != null && store.queries().describedLater(q.id(), v.version(), columns) > 0) {
+                    cache.invalidateQuery(q.name());
+                    described++;
+                }
+            }
+        }
+        return described;
+    }
+
+    /**
      * A version's result columns as its database described them when it was saved: for its API description.
      *
      * @return the columns (none for a statement that returns no rows); empty when unknown

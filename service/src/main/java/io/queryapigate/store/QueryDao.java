@@ -24,6 +24,11 @@ public interface QueryDao {
             + " :resultColumns)")
     void insertVersion(@BindMethods QueryVersionRow row);
 
+    /** Stores a version's described result columns, unless another instance already did. */
+    @SqlUpdate("UPDATE query_versions SET result_columns = :columns WHERE query_id = :queryId AND version = :version"
+            + " AND result_columns IS NULL")
+    int describedLater(@Bind("queryId") long queryId, @Bind("version") int version, @Bind("columns") String columns);
+
     @SqlQuery("SELECT " + QUERY_COLUMNS + " FROM saved_queries WHERE name = :name")
     Optional<SavedQueryRow> findByName(@Bind("name") String name);
 
