@@ -19,9 +19,8 @@ import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebDriverException;
@@ -38,27 +37,18 @@ import org.openqa.selenium.logging.LogType;
 class DocsIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern LINKS = Pattern.compile("(?:src|href)=\"([^\"]*)\"");
-    private static TestingQuickstart quickstart;
-    private static Http http;
+    @RegisterExtension
+    static final TestingQuickstart.Running QUICKSTART = new TestingQuickstart.Running();
     /** The browser of the test running, for what a failed wait shows. */
     private static ChromeDriver browser;
 
-    @BeforeAll
-    static void start() throws Exception {
-        quickstart = TestingQuickstart.start();
-        http = quickstart.http();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (quickstart != null) {
-            quickstart.close();
-        }
+    private static Http http() {
+        return QUICKSTART.get().http();
     }
 
     @Test
     void thePageAndEveryFileItLoadsComeFromTheJarWithTheirOwnHeaders() {
-        Reply page = http.get("/docs", null);
+        Reply page = http().get("/docs", null);
         assertThat(page.status()).isEqualTo(200);
         assertThat(page.header("Content-Type")).isEqualTo("text/html;charset=utf-8");
         assertThat(page.header("Content-Security-Policy")).isEqualTo(DocsPage.CSP)
@@ -83,7 +73,7 @@ class DocsIT {
                 .anyMatch(l -> l.matches("/docs/swagger-ui/\\d+\\.\\d+\\.\\d+/swagger-ui\\.css"))
                 .allMatch(l -> l.startsWith("/docs/"));
         for (String link : links) {
-            Reply file = http.get(link, null);
+            Reply file = http().get(link, null);
             assertThat(file.status()).as(link).isEqualTo(200);
             assertThat(file.body()).as(link).isNotEmpty();
             assertThat(file.header("X-Content-Type-Options")).as(link).isEqualTo("nosniff");
@@ -95,7 +85,7 @@ class DocsIT {
                 assertThat(file.header("Cache-Control")).as(link).isEqualTo("no-cache");
                 String etag = file.header("ETag");
                 assertThat(etag).as(link).matches("\"[0-9a-f]{32}\"");
-                Reply again = http.request("GET", link, null, null, "If-None-Match", etag);
+                Reply again = http().request("GET", link, null, null, "If-None-Match", etag);
                 assertThat(again.status()).as(link).isEqualTo(304);
                 assertThat(again.body()).isEmpty();
             }
@@ -108,23 +98,24 @@ class DocsIT {
         for (String path : List.of(current + "index.html", current + "swagger-initializer.js",
                 current + "swagger-ui.js", current + "oauth2-redirect.html", "/docs/swagger-ui/1.0.0/swagger-ui.css",
                 "/docs/index.html", "/docs/nope.js", "/docs/swagger-ui/", "/docs/a/b/c")) {
-            Reply miss = http.get(path, null);
+            Reply miss = http().get(path, null);
             miss.assertRefused(404, "not_found");
             assertThat(miss.json().get("request_id").asText()).isEqualTo(miss.header("X-Request-Id"));
             assertThat(miss.header("Content-Security-Policy")).as(path).isEqualTo(SecurityHeaders.API_CSP);
             assertThat(miss.header("Cache-Control")).as(path).isEqualTo("no-store");
         }
-        assertThat(http.request("POST", "/docs", null, "{}").status()).isEqualTo(405);
+        assertThat(http().request("POST", "/docs", null, "{}").status()).isEqualTo(405);
     }
 
     @Test
     void aNewcomerOpensDocsPastesTheReadmeKeyAndCallsFilm() {
-        String expectedTitle = http.get("/q/film?film_id=1", TestingQuickstart.README_KEY).json().get(0)
+        String expectedTitle = http().get("/q/film?film_id=1", TestingQuickstart.README_KEY).json().get(0)
                 .get("title").asText();
+        String base = QUICKSTART.get().baseUrl();
         try (TestingChromium chromium = TestingChromium.start()) {
             browser = chromium.driver();
             // without a key the spec is refused, and the page says so
-            browser.get(quickstart.baseUrl() + "/docs");
+            browser.get(base + "/docs");
             until("Swagger UI reports the refused spec", () -> text(browser, ".swagger-ui").contains("Unauthorized")
                     || text(browser, ".swagger-ui").contains("401"));
             assertThat(browser.findElements(By.cssSelector(".opblock"))).isEmpty();
@@ -172,13 +163,13 @@ class DocsIT {
             List<JsonNode> requests = requestsSent(browser);
             assertThat(requests).extracting(r -> r.get("url").asText())
                     .filteredOn(url -> !url.startsWith("chrome:") && !url.startsWith("data:"))
-                    .allMatch(url -> url.startsWith(quickstart.baseUrl() + "/"))
-                    .anyMatch(url -> url.startsWith(quickstart.baseUrl() + swaggerUiFolder() + "swagger-ui-bundle.js"))
-                    .contains(quickstart.baseUrl() + "/docs/docs.js", quickstart.baseUrl() + "/openapi.json");
-            assertThat(requests).filteredOn(r -> r.get("url").asText().startsWith(quickstart.baseUrl() + "/q/film?"))
+                    .allMatch(url -> url.startsWith(base + "/"))
+                    .anyMatch(url -> url.startsWith(base + swaggerUiFolder() + "swagger-ui-bundle.js"))
+                    .contains(base + "/docs/docs.js", base + "/openapi.json");
+            assertThat(requests).filteredOn(r -> r.get("url").asText().startsWith(base + "/q/film?"))
                     .singleElement().satisfies(r -> assertThat(r.get("url").asText()).contains("film_id=1"))
                     .satisfies(r -> assertThat(header(r, "X-API-Key")).isEqualTo(TestingQuickstart.README_KEY));
-            assertThat(requests).filteredOn(r -> r.get("url").asText().equals(quickstart.baseUrl() + "/openapi.json"))
+            assertThat(requests).filteredOn(r -> r.get("url").asText().equals(base + "/openapi.json"))
                     .extracting(r -> header(r, "X-API-Key"))
                     .containsExactly(null, TestingQuickstart.README_KEY);
 
@@ -202,7 +193,7 @@ class DocsIT {
 
     /** The folder of Swagger UI's files, as the page names it: {@code /docs/swagger-ui/5.34.1/}. */
     private static String swaggerUiFolder() {
-        Matcher m = Pattern.compile("/docs/swagger-ui/[^/\"]+/").matcher(http.get("/docs", null).body());
+        Matcher m = Pattern.compile("/docs/swagger-ui/[^/\"]+/").matcher(http().get("/docs", null).body());
         assertThat(m.find()).isTrue();
         return m.group();
     }

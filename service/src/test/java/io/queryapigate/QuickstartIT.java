@@ -10,9 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The packaged jar started the way the README starts it ({@code java -jar service/target/queryapigate.jar server
@@ -20,38 +19,29 @@ import org.junit.jupiter.api.Test;
  */
 class QuickstartIT {
     private static final String DEV_KEY = TestingQuickstart.README_KEY;
-    private static TestingQuickstart quickstart;
-    private static Http http;
+    @RegisterExtension
+    static final TestingQuickstart.Running QUICKSTART = new TestingQuickstart.Running();
 
-    @BeforeAll
-    static void start() throws Exception {
-        quickstart = TestingQuickstart.start();
-        http = quickstart.http();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (quickstart != null) {
-            quickstart.close();
-        }
+    private static Http http() {
+        return QUICKSTART.get().http();
     }
 
     @Test
     void theReadmeCallsWorkAsWritten() {
         // 1. the seeded saved query
-        Reply film = http.get("/q/film?film_id=1", DEV_KEY);
+        Reply film = http().get("/q/film?film_id=1", DEV_KEY);
         assertThat(film.status()).as(film.body()).isEqualTo(200);
         assertThat(film.json().get(0).get("film_id").asInt()).isEqualTo(1);
         assertThat(film.json().get(0).get("title").asText()).isNotBlank();
 
         // 2. ad-hoc SQL with a bound parameter
-        Reply adhoc = http.post("/execute_sql", DEV_KEY, "{\"sql\": \"SELECT customer_id, first_name, last_name "
+        Reply adhoc = http().post("/execute_sql", DEV_KEY, "{\"sql\": \"SELECT customer_id, first_name, last_name "
                 + "FROM customer WHERE customer_id = :id\", \"params\": {\"id\": 1}, \"connection_name\": \"demo\"}");
         assertThat(adhoc.status()).as(adhoc.body()).isEqualTo(200);
         assertThat(adhoc.json().get(0).get("customer_id").asInt()).isEqualTo(1);
 
         // 3. a saved query and a scoped key through the management API, then the call with that key
-        Reply created = http.post("/api/v1/queries", DEV_KEY, Http.json(Map.of(
+        Reply created = http().post("/api/v1/queries", DEV_KEY, Http.json(Map.of(
                 "name", "rentals_by_customer",
                 "sql", "SELECT rental_id, film_id, rental_date, amount FROM rental WHERE customer_id = :customer_id"
                         + " ORDER BY rental_date DESC LIMIT 5",
@@ -59,21 +49,21 @@ class QuickstartIT {
                 "connection_name", "demo",
                 "publish", true)));
         assertThat(created.status()).as(created.body()).isEqualTo(201);
-        Reply key = http.post("/api/v1/api-keys", DEV_KEY, Http.json(Map.of("name", "partner",
+        Reply key = http().post("/api/v1/api-keys", DEV_KEY, Http.json(Map.of("name", "partner",
                 "queries", List.of("rentals_by_customer"))));
         assertThat(key.status()).as(key.body()).isEqualTo(201);
         String secret = key.json().get("secret").asText();
-        Reply rentals = http.get("/q/rentals_by_customer?customer_id=1", secret);
+        Reply rentals = http().get("/q/rentals_by_customer?customer_id=1", secret);
         assertThat(rentals.status()).as(rentals.body()).isEqualTo(200);
         JsonNode rows = rentals.json();
         assertThat(rows.size()).isBetween(1, 5);
         assertThat(rows.get(0).get("rental_date").asText()).matches("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}.*");
-        assertThat(http.get("/q/film?film_id=1", secret).status()).isEqualTo(403);
+        assertThat(http().get("/q/film?film_id=1", secret).status()).isEqualTo(403);
     }
 
     @Test
     void theAdminPortReportsHealthyConnectionsAndStore() {
-        Http admin = quickstart.admin();
+        Http admin = QUICKSTART.get().admin();
         Reply health = admin.get("/healthcheck", null);
         assertThat(health.status()).as(health.body()).isEqualTo(200);
         assertThat(health.json().get("connection.demo").get("healthy").asBoolean()).isTrue();
@@ -92,7 +82,7 @@ class QuickstartIT {
         assertThat(dialects.waitFor()).isZero();
         assertThat(listed).contains("duckdb");
 
-        Path bad = quickstart.home().resolve("bad.yml");
+        Path bad = QUICKSTART.get().home().resolve("bad.yml");
         Files.writeString(bad, Files.readString(TestingQuickstart.repo().resolve("config/quickstart.yml"))
                 .replace("dialect: duckdb", "dialect: duckbd"));
         Process refused = TestingQuickstart.command("check", bad.toString()).start();

@@ -44,6 +44,32 @@ public final class TestingQuickstart implements AutoCloseable {
         return started;
     }
 
+    /**
+     * The quickstart for one test class: started before its first test, stopped after its last. Registered as
+     * {@code @RegisterExtension static final TestingQuickstart.Running QUICKSTART = new TestingQuickstart.Running();}.
+     */
+    public static final class Running implements org.junit.jupiter.api.extension.BeforeAllCallback,
+            org.junit.jupiter.api.extension.AfterAllCallback {
+        private TestingQuickstart started;
+
+        @Override
+        public void beforeAll(org.junit.jupiter.api.extension.ExtensionContext context) throws Exception {
+            started = TestingQuickstart.start();
+        }
+
+        @Override
+        public void afterAll(org.junit.jupiter.api.extension.ExtensionContext context) throws Exception {
+            if (started != null) {
+                started.close();
+            }
+        }
+
+        /** The running quickstart. */
+        public TestingQuickstart get() {
+            return started;
+        }
+    }
+
     /** {@code http://127.0.0.1:port}. */
     public String baseUrl() {
         return "http://127.0.0.1:" + port;
