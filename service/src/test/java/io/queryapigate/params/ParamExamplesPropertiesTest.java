@@ -449,7 +449,7 @@ class ParamExamplesPropertiesTest {
                 String open = switch (r.nextInt(3)) {
                     case 0 -> "(";
                     case 1 -> "(?:";
-                    default -> "(?<g" + r.nextInt(1000) + ">";
+                    default -> "(?<g" + (groups + 1) + ">"; // unique within the pattern: Java refuses a name twice
                 };
                 if (!open.equals("(?:")) {
                     groups++;
