@@ -155,6 +155,45 @@ public interface Dialect extends AutoCloseable {
     }
 
     /**
+     * The databases (or schemas, for engines where a database is a schema: MySQL, ClickHouse) that this connection's
+     * credentials can see on its server, for an administrator choosing what to browse or connect to. System ones
+     * ({@code information_schema}, {@code pg_catalog}, {@code system}) are left out.
+     *
+     * <p>Runs in a pooled session prepared as for a {@link AccessMode#READ} call, within {@code timeout}.
+     *
+     * @param timeout the longest it may take
+     * @return the names, sorted; empty by default (a dialect that cannot tell)
+     * @throws DialectException with {@link DialectError#UNAVAILABLE} when the database cannot be reached,
+     *     {@link DialectError#TIMEOUT} when it does not answer in time
+     * @since SPI 1.3
+     */
+    default List<String> databases(Duration timeout) {
+        return List.of();
+    }
+
+    /**
+     * The tables and views of one database, with their columns, primary keys and comments, read from the engine's
+     * catalogue ({@code information_schema}, {@code pg_catalog}, {@code system.columns}, {@code duckdb_columns()}),
+     * never from the tables themselves. System schemas are left out. Only what the connection's credentials may see
+     * is listed (the catalogue's own filtering).
+     *
+     * <p>Runs in a pooled session prepared as for a {@link AccessMode#READ} call, within {@code timeout}; the next
+     * call is unaffected.
+     *
+     * @param database empty for the database the connection points at (all its non-system schemas); else one of
+     *     {@link #databases}' names. A dialect that cannot read another database's catalogue from its sessions
+     *     refuses with {@link DialectError#SYNTAX} and a message saying so
+     * @param timeout the longest it may take
+     * @return the tables in a stable order (schema, then name); an empty {@code Optional} when this dialect cannot
+     *     describe its catalogue (the default)
+     * @throws DialectException as {@link #databases} does; {@link DialectError#SYNTAX} for an unknown database
+     * @since SPI 1.3
+     */
+    default Optional<List<SchemaTable>> describeNamespace(Optional<String> database, Duration timeout) {
+        return Optional.empty();
+    }
+
+    /**
      * Checks that the database answers within {@code timeout}.
      *
      * @param timeout the longest the check may take
