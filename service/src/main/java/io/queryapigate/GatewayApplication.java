@@ -61,6 +61,7 @@ import io.queryapigate.keys.ApiKeys;
 import io.queryapigate.limits.Concurrency;
 import io.queryapigate.limits.Limits;
 import io.queryapigate.limits.Quotas;
+import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.resources.ApiKeysResource;
 import io.queryapigate.resources.CacheEntriesResource;
 import io.queryapigate.resources.CollectionsResource;
@@ -152,10 +153,11 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 new CallAuthorizer(), guarding, new Masking(config.getSecurity().getMaskingKey()), responses,
                 connections, new CallRecorder(events, environment.metrics(), clock), callLimits, quotas,
                 new Concurrency(), environment.metrics(), clock);
+        ManagedObjects managed = new ManagedObjects(store.managed());
         SavedQueries savedQueries = new SavedQueries(store, cache, new Definitions(guarding, connections, maxSql),
-                events, mapper, clock);
+                events, mapper, clock, managed);
         seed(config, savedQueries);
-        ApiKeys apiKeys = new ApiKeys(store.keys(), cache, quotas, mapper, clock);
+        ApiKeys apiKeys = new ApiKeys(store.keys(), cache, quotas, mapper, clock, managed);
         Examples examples = new Examples(store, savedQueries, apiKeys, connections, cache, mapper, clock, home);
         examples.restore();
         Thread.ofVirtual().name("describe-unknown-columns").start(() -> {

@@ -7,6 +7,7 @@ import io.queryapigate.auth.KeyHasher;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.http.ServerTime;
 import io.queryapigate.limits.Quotas;
+import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.store.ApiKeyDao;
 import io.queryapigate.store.ApiKeyRow;
 import io.queryapigate.store.MetadataCache;
@@ -27,7 +28,8 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * expiry or {@code active}, rotate the secret (the previous one keeps working for a grace period), end that grace
  * period, delete. A deleted key never authenticates again and frees its name; its row stays, so its id still names it
  * in the event log. Every change reaches this instance's metadata cache at once (others within its TTL). Changes are
- * checked against the row as read, so two administrators cannot silently overwrite each other.
+ * checked against the row as read, so two administrators cannot silently overwrite each other. A key a
+ * configuration-as-code directory owns changes only through an apply (409 {@code managed_by_file} otherwise).
  */
 public final class ApiKeys {
     public static final int DEFAULT_GRACE_MINUTES = 60;
@@ -39,9 +41,12 @@ public final class ApiKeys {
     private final Quotas quotas;
     private final ObjectMapper mapper;
     private final Clock clock;
+    private final ManagedObjects managed;
 
-    public ApiKeys(ApiKeyDao keys, MetadataCache cache, Quotas quotas, ObjectMapper mapper, Clock clock) {
+    public ApiKeys(ApiKeyDao keys, MetadataCache cache, Quotas quotas, ObjectMapper mapper, Clock clock,
+            ManagedObjects managed) {
         this.keys = keys;
+        this.managed = managed;
         this.cache = cache;
         this.quotas = quotas;
         this.mapper = mapper;
@@ -80,8 +85,39 @@ public final class ApiKeys {
     /** Creates a key; 409 {@code key_exists} when one of that name exists. */
     public Issued create(String name, State state) {
         String secret = KeyHasher.newSecret();
-        ApiKeyRow row = new ApiKeyRow(0, name, KeyHasher.hashHex(secret), KeyHasher.displayPrefix(secret),
-                json(state.grants()), state.expiresAt(), state.active(), clock.millis(), null);
+        insert(name, KeyHasher.hashHex(secret), KeyHasher.displayPrefix(secret), state);
+        return new Issued(find(name), secret);
+    }
+
+    /**
+     * Creates a key whose secret is known only by its SHA-256 (a configuration-as-code file's {@code
+     * secret_sha256}); its listed prefix is {@link KeyHasher#PREFIX} alone. 409 {@code key_exists} as {@link #create}.
+     */
+    public ApiKeyRow createWithHash(String name, String secretSha256, State state) {
+        insert(name, secretSha256, KeyHasher.PREFIX, state);
+        return find(name);
+    }
+
+    /**
+     * Replaces the key's secret by one known only by its SHA-256, as a rotation does: the one it replaces keeps
+     * working for {@code graceMinutes} (0: it stops at once), replacing any earlier rotation's grace.
+     */
+    public ApiKeyRow setSecretHash(String name, String secretSha256, int graceMinutes) {
+        managed.check(ManagedObjects.API_KEYS, name);
+        ApiKeyRow row = find(name);
+        Long until = graceMinutes == 0 ? null : clock.millis() + Duration.ofMinutes(graceMinutes).toMillis();
+        if (keys.rotate(row.id(), row.keyHash(), secretSha256, KeyHasher.PREFIX, until == null ? null
+                : row.keyHash(), until) != 1) {
+            throw changedMeanwhile(name);
+        }
+        invalidate(row);
+        cache.invalidateKey(secretSha256);
+        return find(name);
+    }
+
+    private void insert(String name, String hash, String prefix, State state) {
+        ApiKeyRow row = new ApiKeyRow(0, name, hash, prefix, json(state.grants()), state.expiresAt(), state.active(),
+                clock.millis(), null);
         if (keys.findByName(name).isPresent()) {
             throw exists(name);
         }
@@ -94,7 +130,6 @@ public final class ApiKeys {
             throw e;
         }
         cache.invalidateKey(row.keyHash());
-        return new Issued(find(name), secret);
     }
 
     /**
@@ -102,6 +137,7 @@ public final class ApiKeys {
      * meanwhile). {@code ifMatch} (an {@link #etag}, or null) must name the state read: 412 otherwise.
      */
     public ApiKeyRow update(String name, String ifMatch, UnaryOperator<State> change) {
+        managed.check(ManagedObjects.API_KEYS, name);
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             ApiKeyRow row = find(name);
             checkMatch(row, ifMatch);
@@ -121,6 +157,7 @@ public final class ApiKeys {
      * 409 {@code key_rotation_pending} while the secret of an earlier rotation still works.
      */
     public Issued rotate(String name, int graceMinutes) {
+        managed.check(ManagedObjects.API_KEYS, name);
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             ApiKeyRow row = find(name);
             long now = clock.millis();
@@ -143,6 +180,7 @@ public final class ApiKeys {
 
     /** Stops the previous secret now; 404 {@code previous_secret_not_found} when none works. */
     public ApiKeyRow endPrevious(String name) {
+        managed.check(ManagedObjects.API_KEYS, name);
         ApiKeyRow row = find(name);
         if (!row.previousWorks(clock.millis())) {
             throw ApiException.notFound("previous_secret_not_found", "API key '" + name
@@ -155,6 +193,7 @@ public final class ApiKeys {
 
     /** Deletes the key: it stops working at once here, its name is free, its quota counts are forgotten. */
     public void delete(String name, String ifMatch) {
+        managed.check(ManagedObjects.API_KEYS, name);
         ApiKeyRow row = find(name);
         checkMatch(row, ifMatch);
         if (keys.delete(row.id(), clock.millis()) != 1) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.events.EventLog;
+import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.store.ExampleDao;
 import io.queryapigate.store.HistoryDao;
 import io.queryapigate.store.MetadataCache;
@@ -29,7 +30,8 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * its cache TTL and MCP flag may. A draft may be saved that cannot run yet ({@link Definition#problems()}), but no
  * such version is published. Every change tells the metadata cache, and moves the query's {@code updated_at}
  * forward, so the call path prepares its versions again. A version's result columns are asked of its database as it
- * is saved ({@link ResultColumns}); a database that cannot answer leaves them unknown, and the save goes on.
+ * is saved ({@link ResultColumns}); a database that cannot answer leaves them unknown, and the save goes on. A query
+ * a configuration-as-code directory owns changes only through an apply (409 {@code managed_by_file} otherwise).
  */
 public final class SavedQueries {
     /** A query name, as the Python original allows: letters, digits, spaces, '.', '_', '-'; not starting with '.'. */
@@ -43,10 +45,12 @@ public final class SavedQueries {
     private final EventLog events;
     private final ObjectMapper mapper;
     private final Clock clock;
+    private final ManagedObjects managed;
 
     public SavedQueries(Store store, MetadataCache cache, Definitions definitions, EventLog events,
-            ObjectMapper mapper, Clock clock) {
+            ObjectMapper mapper, Clock clock, ManagedObjects managed) {
         this.store = store;
+        this.managed = managed;
         this.cache = cache;
         this.definitions = definitions;
         this.events = events;
@@ -76,6 +80,22 @@ public final class SavedQueries {
             d.requireRunnable();
         }
         create(name, d, collection, publish);
+        return d;
+    }
+
+    /**
+     * A query as a configuration-as-code file declares it: a new query's fields but {@code publish} (what a file
+     * declares is published), read and checked as creating it through the API reads and checks them, and runnable.
+     *
+     * @param body the file's fields, {@code name} and {@code collection} included (checked by the caller)
+     * @param author the author when the file names none
+     */
+    public Definition declared(JsonNode body, String author) {
+        ObjectNode o = Definitions.object(body);
+        Set<String> fields = new java.util.HashSet<>(Definitions.QUERY_FIELDS);
+        fields.remove("publish");
+        Definition d = definitions.check(definitions.read(o, fields, author, null));
+        d.requireRunnable();
         return d;
     }
 
@@ -115,6 +135,7 @@ public final class SavedQueries {
     public Map.Entry<Integer, Definition> addVersion(String name, JsonNode body, String caller) {
         ObjectNode o = Definitions.object(body);
         SavedQueryRow q = get(name);
+        managed.check(ManagedObjects.QUERIES, name);
         if (o.has("name") || o.has("collection")) {
             throw new ApiException(400, "invalid_body", "A new version can't change the query's name or collection"
                     + " - PATCH the query for its collection");
@@ -126,9 +147,15 @@ public final class SavedQueries {
         if (publish) {
             d.requireRunnable();
         }
+        return Map.entry(addVersion(name, d, publish), d);
+    }
+
+    /** Stores {@code d} as the query's next version, published when {@code publish}; returns its number. */
+    public int addVersion(String name, Definition d, boolean publish) {
+        managed.check(ManagedObjects.QUERIES, name);
         String columns = describe(name, d);
         try {
-            int version = store.jdbi().inTransaction(h -> {
+            return store.jdbi().inTransaction(h -> {
                 QueryDao dao = h.attach(QueryDao.class);
                 SavedQueryRow current = dao.findByName(name).orElseThrow(() -> notFound(name));
                 int next = dao.maxVersion(current.id()) + 1;
@@ -137,7 +164,6 @@ public final class SavedQueries {
                 dao.publish(current.id(), publish ? Integer.valueOf(next) : current.publishedVersion(), now);
                 return next;
             });
-            return Map.entry(version, d);
         } finally {
             cache.invalidateQuery(name);
         }
@@ -146,6 +172,7 @@ public final class SavedQueries {
     /** Serves {@code version} (publishing a draft or rolling back), once it is checked to run as it is now. */
     public void publish(String name, JsonNode body) {
         SavedQueryRow q = get(name);
+        managed.check(ManagedObjects.QUERIES, name);
         JsonNode v = Definitions.object(body).get("version");
         if (v == null || !v.isIntegralNumber() || !v.canConvertToInt()) {
             throw new ApiException(400, "invalid_body", "version must be an integer");
@@ -159,12 +186,14 @@ public final class SavedQueries {
     }
 
     public void unpublish(String name) {
+        managed.check(ManagedObjects.QUERIES, name);
         change(name, (dao, current, now) -> dao.publish(current.id(), null, now));
     }
 
     /** Files the query under a collection, or under none ({@code null}). */
     public void setCollection(String name, JsonNode collection) {
         String to = collection == null || collection.isNull() ? null : checkCollection(collection);
+        managed.check(ManagedObjects.QUERIES, name);
         change(name, (dao, current, now) -> dao.setCollection(current.id(), to, now));
     }
 
@@ -172,6 +201,7 @@ public final class SavedQueries {
     public void patchVersion(String name, int version, JsonNode cacheTtl, JsonNode mcp) {
         SavedQueryRow q = get(name);
         QueryVersionRow row = version(q, version);
+        managed.check(ManagedObjects.QUERIES, name);
         Integer ttl = cacheTtl == null ? null : Definitions.cacheTtl(cacheTtl);
         ObjectNode details = details(row);
         if (mcp != null) {
@@ -198,6 +228,7 @@ public final class SavedQueries {
 
     /** Deletes the query with its versions and run history. */
     public void delete(String name) {
+        managed.check(ManagedObjects.QUERIES, name);
         try {
             store.jdbi().useTransaction(h -> {
                 QueryDao dao = h.attach(QueryDao.class);
@@ -216,6 +247,7 @@ public final class SavedQueries {
      * the newest older one, or nothing. Returns whether the query still exists.
      */
     public boolean deleteVersion(String name, int version) {
+        managed.check(ManagedObjects.QUERIES, name);
         try {
             return store.jdbi().inTransaction(h -> {
                 QueryDao dao = h.attach(QueryDao.class);
@@ -245,6 +277,7 @@ public final class SavedQueries {
     public List<String> moveCollection(String from, String to) {
         List<String> moved = list().stream().filter(q -> from.equals(q.collection())).map(SavedQueryRow::name)
                 .toList();
+        moved.forEach(name -> managed.check(ManagedObjects.QUERIES, name));
         store.jdbi().useTransaction(h -> h.attach(QueryDao.class).moveCollection(from, to, clock.millis()));
         moved.forEach(cache::invalidateQuery);
         return moved;
@@ -414,7 +447,8 @@ public final class SavedQueries {
         return p.booleanValue();
     }
 
-    static void checkName(String name) {
+    /** A query name, or 400 {@code invalid_name}. */
+    public static void checkName(String name) {
         if (name == null || !NAME.matcher(name).matches()) {
             throw new ApiException(400, "invalid_name", "Filename may only contain letters, digits, spaces, '.', '_'"
                     + " and '-'", Map.of("name", "is not a valid query name"));

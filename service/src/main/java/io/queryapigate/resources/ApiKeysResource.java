@@ -13,6 +13,7 @@ import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.http.ServerTime;
 import io.queryapigate.keys.ApiKeys;
+import io.queryapigate.keys.KeyBody;
 import io.queryapigate.keys.KeyFields;
 import io.queryapigate.limits.Quotas;
 import io.queryapigate.store.ApiKeyDao.KeyUsage;
@@ -35,7 +36,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * {@code /api/v1/api-keys}: scoped keys, in the Python original's shapes. A secret is shown once, by the create and
@@ -45,11 +45,8 @@ import java.util.function.Supplier;
 @Path("/api/v1/api-keys")
 @Produces(MediaType.APPLICATION_JSON)
 public class ApiKeysResource {
-    private static final Set<String> GRANT_FIELDS = Set.of("connections", "queries", "collections", "adhoc_sql",
-            "allow_writes", "allowed_write_ops", "allowed_tables", "allowed_ips", "mask", "rate_limit", "quota",
-            "max_rows", "max_concurrent", "query_timeout");
-    private static final Set<String> CREATE_FIELDS = union(GRANT_FIELDS, "name", "expires_at", "role");
-    private static final Set<String> PATCH_FIELDS = union(GRANT_FIELDS, "active", "expires_at");
+    private static final Set<String> CREATE_FIELDS = union(KeyBody.GRANT_FIELDS, "name", "expires_at", "role");
+    private static final Set<String> PATCH_FIELDS = union(KeyBody.GRANT_FIELDS, "active", "expires_at");
     private static final Set<String> ALL_FIELDS = union(CREATE_FIELDS, "active");
     private static final Set<String> ROTATE_FIELDS = Set.of("grace_minutes");
 
@@ -96,8 +93,7 @@ public class ApiKeysResource {
             throw new ApiException(400, "invalid_name", "An API key name " + e.getMessage() + ".",
                     Map.of("name", e.getMessage()));
         }
-        Grants none = new Grants(null, null, false, false, null, null, null, null, null, null, null, null, null);
-        ApiKeys.State state = change(node, new ApiKeys.State(none, null, true));
+        ApiKeys.State state = change(node, KeyBody.NONE);
         ApiKeys.Issued issued = keys.create(name, state);
         return answer(issued.key(), 201, issued.secret());
     }
@@ -173,58 +169,10 @@ public class ApiKeysResource {
         return Response.noContent().build();
     }
 
-    // the fields present in the body applied to a key's state: absent fields are kept, null clears what can be cleared
+    // the fields present in the body applied to a key's state, by the rules a configuration file's keys follow too
     private ApiKeys.State change(JsonNode node, ApiKeys.State read) {
-        Body body = Body.of(node, true, ALL_FIELDS);
-        Grants g = read.grants();
-        List<String> conns = has(node, "connections") ? body.names("connections") : null;
-        if (conns != null) {
-            for (String c : conns) {
-                if (!c.equals("*") && connections.get(c).isEmpty()) {
-                    throw Body.fieldError("connections", "names an unknown connection '" + c + "'");
-                }
-            }
-        }
-        List<String> collections = body.list("collections");
-        if (collections != null && !collections.isEmpty()) {
-            throw Body.fieldError("collections", "is not supported: this server grants queries by name");
-        }
-        Grants next = new Grants(
-                conns != null ? conns : g.connections(),
-                has(node, "queries") && body.names("queries") != null ? body.names("queries") : g.queries(),
-                body.bool("adhoc_sql") != null ? body.bool("adhoc_sql") : g.adhocSql(),
-                body.bool("allow_writes") != null ? body.bool("allow_writes") : g.allowWrites(),
-                has(node, "allowed_write_ops") ? field("allowed_write_ops",
-                        () -> KeyFields.writeOps(body.names("allowed_write_ops"))) : g.allowedWriteOps(),
-                has(node, "allowed_tables") ? field("allowed_tables",
-                        () -> KeyFields.tables(body.names("allowed_tables"))) : g.allowedTables(),
-                has(node, "allowed_ips") ? field("allowed_ips", () -> KeyFields.ips(body.list("allowed_ips")))
-                        : g.allowedIps(),
-                has(node, "mask") ? field("mask", () -> KeyFields.masks(node.get("mask"), hashMasking)) : g.mask(),
-                has(node, "rate_limit") ? field("rate_limit", () -> KeyFields.rateLimit(body.text("rate_limit")))
-                        : g.rateLimit(),
-                has(node, "quota") ? field("quota", () -> Quota.of(node.get("quota"))) : g.quota(),
-                has(node, "max_rows") ? field("max_rows", () -> KeyFields.maxRows(node.get("max_rows"))) : g.maxRows(),
-                has(node, "max_concurrent") ? field("max_concurrent",
-                        () -> KeyFields.maxConcurrent(node.get("max_concurrent"))) : g.maxConcurrent(),
-                has(node, "query_timeout") ? field("query_timeout",
-                        () -> KeyFields.queryTimeout(node.get("query_timeout"))) : g.queryTimeout());
-        String expires = has(node, "expires_at") ? field("expires_at", () -> KeyFields.expiresAt(
-                body.text("expires_at"))) : read.expiresAt();
-        boolean active = body.bool("active") != null ? body.bool("active") : read.active();
-        return new ApiKeys.State(next, expires, active);
-    }
-
-    private static boolean has(JsonNode node, String field) {
-        return node.has(field);
-    }
-
-    private static <T> T field(String name, Supplier<T> check) {
-        try {
-            return check.get();
-        } catch (IllegalArgumentException e) {
-            throw Body.fieldError(name, e.getMessage());
-        }
+        Body.of(node, true, ALL_FIELDS);
+        return KeyBody.apply(node, read, c -> connections.get(c).isPresent(), hashMasking);
     }
 
     private JsonNode optionalJson(String text) {
