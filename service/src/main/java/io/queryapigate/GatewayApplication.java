@@ -13,6 +13,7 @@ import io.queryapigate.auth.ApiKeyAuthFilter;
 import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.ClientAddress;
+import io.queryapigate.cli.ConfigCommand;
 import io.queryapigate.cli.DialectsCommand;
 import io.queryapigate.cli.GatewayCheckCommand;
 import io.queryapigate.cli.ImportPythonCommand;
@@ -32,6 +33,7 @@ import io.queryapigate.cache.CacheEntries;
 import io.queryapigate.cache.ResponseCache;
 import io.queryapigate.collections.PostmanExport;
 import io.queryapigate.collections.QueryCollections;
+import io.queryapigate.configcode.ConfigCode;
 import io.queryapigate.docs.DocsPage;
 import io.queryapigate.docs.SwaggerUi;
 import io.queryapigate.examples.Examples;
@@ -65,6 +67,7 @@ import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.resources.ApiKeysResource;
 import io.queryapigate.resources.CacheEntriesResource;
 import io.queryapigate.resources.CollectionsResource;
+import io.queryapigate.resources.ConfigResource;
 import io.queryapigate.resources.DocsResource;
 import io.queryapigate.resources.ExamplesResource;
 import io.queryapigate.resources.ExecuteSqlResource;
@@ -119,6 +122,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         bootstrap.addCommand(new DialectsCommand());
         bootstrap.addCommand(new MigrateStoreCommand());
         bootstrap.addCommand(new ImportPythonCommand());
+        bootstrap.addCommand(new ConfigCommand());
     }
 
     @Override
@@ -224,6 +228,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 config.getSecurity().getMaskingKey() != null && !config.getSecurity().getMaskingKey().isBlank(),
                 new ApiKeysResource.ServerLimits(config.getLimits().queryTimeoutValue().toMillis() / 1000.0,
                         output.getMaxPageSize(), output.getStreamMaxRows())));
+        jersey.register(new ConfigResource(new ConfigCode(store, savedQueries, apiKeys, managed, cache,
+                c -> connections.get(c).isPresent(), config.getSecurity().getMaskingKey() != null
+                        && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock), mapper));
         jersey.register(new MeResource());
         jersey.register(new SettingsResource(SettingsReport.of(config)));
         jersey.register(new DocsResource(DocsPage.of(
