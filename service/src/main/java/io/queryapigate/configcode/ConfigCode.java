@@ -360,10 +360,11 @@ public final class ConfigCode {
         if (e.errors() == null || e.errors().size() <= 1) {
             String field = e.errors() == null || e.errors().isEmpty() ? fallbackField
                     : e.errors().keySet().iterator().next();
-            problems.add(f.path(), f.line(field), e.getMessage());
+            problems.add(f.path(), f.line(field, fallbackField), e.getMessage());
             return;
         }
-        e.errors().forEach((field, message) -> problems.add(f.path(), f.line(field), field + " " + message));
+        e.errors().forEach((field, message) -> problems.add(f.path(), f.line(field, fallbackField), field + " "
+                + message));
     }
 
     // ---- comparing with the store

@@ -56,7 +56,10 @@ final class ConfigFile {
             return new ConfigFile(path, sha, body, lines);
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 1 : Math.max(1, e.getLocation().getLineNr());
-            problems.add(path, line, "is not valid YAML: " + e.getOriginalMessage());
+            String why = e.getCause() instanceof org.yaml.snakeyaml.error.MarkedYAMLException yaml
+                    ? (yaml.getContext() == null ? "" : yaml.getContext() + ": ") + yaml.getProblem()
+                    : e.getOriginalMessage().lines().findFirst().orElse("");
+            problems.add(path, line, "is not valid YAML: " + why);
             return new ConfigFile(path, sha, null, lines);
         } catch (IOException e) {
             problems.add(path, 1, "cannot be read: " + e.getMessage());
@@ -80,6 +83,15 @@ final class ConfigFile {
     /** The line a top-level field starts on; the first line when the file has no such field. */
     int line(String field) {
         return lines.getOrDefault("/" + field, 1);
+    }
+
+    /** The line a field starts on, top-level or a parameter's; {@code fallback}'s line when it is neither. */
+    int line(String field, String fallback) {
+        Integer line = lines.get("/" + field);
+        if (line == null) {
+            line = lines.get("/parameters/" + field);
+        }
+        return line != null ? line : line(fallback);
     }
 
     static String sha256(String text) {

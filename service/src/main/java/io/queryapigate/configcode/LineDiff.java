@@ -26,10 +26,10 @@ final class LineDiff {
         while (i < a.length || j < b.length) {
             if (i < a.length && j < b.length && a[i].equals(b[j])) {
                 edits.add(new Edit(' ', a[i], i++, j++));
-            } else if (j < b.length && (i == a.length || common[i][j + 1] >= common[i + 1][j])) {
-                edits.add(new Edit('+', b[j], i, j++));
-            } else {
+            } else if (i < a.length && (j == b.length || common[i + 1][j] >= common[i][j + 1])) {
                 edits.add(new Edit('-', a[i], i++, j));
+            } else {
+                edits.add(new Edit('+', b[j], i, j++));
             }
         }
         return hunks(edits);

@@ -134,7 +134,7 @@ public record Plan(List<Change> changes, List<Ref> unchanged, List<Ref> notInDir
     }
 
     private static boolean isLong(JsonNode v) {
-        return v != null && v.isTextual() && (v.textValue().contains("\n") || v.textValue().length() > 60);
+        return v != null && v.isTextual() && (v.textValue().contains("\n") || v.textValue().length() > 100);
     }
 
     private static String shown(JsonNode v) {

@@ -1,0 +1,201 @@
+package io.queryapigate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.queryapigate.auth.KeyHasher;
+import io.queryapigate.testing.Http;
+import io.queryapigate.testing.Http.Reply;
+import io.queryapigate.testing.TestingConfig;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Configuration as code over {@code /api/v1/config} on a real server with a SQLite store: every problem of a
+ * directory at its file and line with nothing applied, all or nothing when the store refuses a change midway,
+ * objects a directory owns refused through the API (409 naming the file), and pruning what it no longer declares.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class ConfigCodeIT {
+    private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), "").toString());
+    private static final String ADMIN = TestingConfig.ADMIN_KEY;
+
+    private static Http http() {
+        return new Http("http://127.0.0.1:" + APP.getLocalPort());
+    }
+
+    private static String files(Map<String, String> files) {
+        return Http.json(Map.of("files", files));
+    }
+
+    private static String query(String name, String sql) {
+        return "name: " + name + "\nconnection_name: demo\nsql: " + sql + "\n";
+    }
+
+    private static String key(String name, String secret, String grants) {
+        return "name: " + name + "\nsecret_sha256: " + KeyHasher.hashHex(secret) + "\n" + grants;
+    }
+
+    private static List<String> names(JsonNode items) {
+        List<String> out = new ArrayList<>();
+        items.forEach(i -> out.add(i.get("kind").asText() + "/" + i.get("name").asText()));
+        return out;
+    }
+
+    @Test
+    void everyProblemIsReportedAtItsFileAndLineAndNothingIsApplied() {
+        Map<String, String> dir = new LinkedHashMap<>();
+        dir.put("queries/fine.yaml", query("fine", "SELECT 1 AS one"));
+        dir.put("queries/nowhere.yaml", "name: nowhere\ndescription: on a connection that does not exist\n"
+                + "connection_name: missing\nsql: SELECT 1\n");
+        dir.put("queries/renamed.yaml", "name: other\nconnection_name: demo\nsql: SELECT 1\n");
+        dir.put("queries/unparsed.yaml", "name: unparsed\nsql: [SELECT\n");
+        dir.put("queries/markers.yaml", "name: markers\nconnection_name: demo\nparameters:\n  id: int\n"
+                + "sql: SELECT :id AS id, :other AS other\n");
+        dir.put("api_keys/careless.yaml", "name: careless\nsecret_sha256: qag_the-secret-itself\nqueries: [fine]\n"
+                + "max_rows: 0\ncolour: red\nconnections: [nowhere]\n");
+        dir.put("api_keys/unhashed.yaml", "name: unhashed\nqueries: [fine]\n");
+        dir.put("notes.yaml", "a: 1\n");
+
+        Reply r = http().post("/api/v1/config/apply", ADMIN, files(dir));
+        r.assertRefused(400, "invalid_config");
+        JsonNode errors = r.json().get("errors");
+        assertThat(errors.get("queries/nowhere.yaml:3").asText()).contains("No connection named 'missing'");
+        assertThat(errors.get("queries/renamed.yaml:1").asText()).contains("name must be the file's name (renamed)");
+        assertThat(errors.get("queries/unparsed.yaml:2").asText()).startsWith("is not valid YAML");
+        assertThat(errors.get("queries/markers.yaml:5").asText()).as("an undeclared marker: the SQL line")
+                .contains("other");
+        assertThat(errors.get("api_keys/careless.yaml:2").asText()).contains("64 lowercase hex digits");
+        assertThat(errors.get("api_keys/careless.yaml:4").asText()).startsWith("max_rows must be a whole number");
+        assertThat(errors.get("api_keys/careless.yaml:5").asText()).isEqualTo("colour is not a known field of a key");
+        assertThat(errors.get("api_keys/careless.yaml:6").asText()).contains("unknown connection 'nowhere'");
+        assertThat(errors.get("notes.yaml:1").asText()).contains("queries/NAME.yaml");
+        assertThat(r.json().get("problems")).hasSize(errors.size());
+        assertThat(errors.has("queries/fine.yaml:1")).isFalse();
+
+        // only once the file-level problems are gone is the store consulted: a new key without its secret's hash
+        Map<String, String> second = Map.of("queries/fine.yaml", query("fine", "SELECT 1 AS one"),
+                "api_keys/unhashed.yaml", "name: unhashed\nqueries: [fine]\n");
+        Reply r2 = http().post("/api/v1/config/diff", ADMIN, files(second));
+        r2.assertRefused(400, "invalid_config");
+        assertThat(r2.json().get("errors").get("api_keys/unhashed.yaml:1").asText())
+                .startsWith("a new key needs secret_sha256");
+
+        assertThat(http().get("/api/v1/queries/fine", ADMIN).status()).as("nothing applied").isEqualTo(404);
+        assertThat(http().get("/api/v1/config/managed", ADMIN).json().get("items")).isEmpty();
+    }
+
+    @Test
+    void aFailureMidwayLeavesTheStoreAsItWas() {
+        // the store itself refuses one insert: a real trigger in the real SQLite store, after the queries went in
+        Jdbi.create("jdbc:sqlite:" + APP.getConfiguration().getHome() + "/queryapigate.db").useHandle(h ->
+                h.execute("CREATE TRIGGER refuse_boom BEFORE INSERT ON api_keys WHEN NEW.name = 'zz-boom'"
+                        + " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"));
+        Map<String, String> dir = new LinkedHashMap<>();
+        dir.put("queries/atomic-one.yaml", query("atomic-one", "SELECT 1 AS one"));
+        dir.put("queries/atomic-two.yaml", query("atomic-two", "SELECT 2 AS two"));
+        dir.put("api_keys/atomic-key.yaml", key("atomic-key", "qag_atomic", "queries: [atomic-one]\n"));
+        dir.put("api_keys/zz-boom.yaml", key("zz-boom", "qag_boom", "queries: [atomic-two]\n"));
+
+        Reply plan = http().post("/api/v1/config/diff", ADMIN, files(dir));
+        assertThat(plan.status()).as(plan.body()).isEqualTo(200);
+        assertThat(plan.json().get("summary").get("create").asInt()).isEqualTo(4);
+
+        Reply r = http().post("/api/v1/config/apply", ADMIN, files(dir));
+        r.assertRefused(500, "config_apply_failed");
+        assertThat(r.json().get("error").asText()).contains("api_keys/zz-boom.yaml").contains("Nothing was changed")
+                .doesNotContain("refused by the test");
+
+        assertThat(http().get("/api/v1/queries/atomic-one", ADMIN).status()).as("created, then rolled back")
+                .isEqualTo(404);
+        assertThat(http().get("/api/v1/queries/atomic-two", ADMIN).status()).isEqualTo(404);
+        assertThat(http().get("/api/v1/api-keys/atomic-key", ADMIN).status()).isEqualTo(404);
+        assertThat(http().get("/q/atomic-one", "qag_atomic").status()).isEqualTo(401);
+        assertThat(names(http().get("/api/v1/config/managed", ADMIN).json().get("items")))
+                .noneMatch(n -> n.contains("atomic"));
+
+        dir.remove("api_keys/zz-boom.yaml");
+        Reply ok = http().post("/api/v1/config/apply", ADMIN, files(dir));
+        assertThat(ok.status()).as(ok.body()).isEqualTo(200);
+        assertThat(ok.json().get("applied").asBoolean()).isTrue();
+        Reply call = http().get("/q/atomic-one", "qag_atomic");
+        assertThat(call.status()).as(call.body()).isEqualTo(200);
+        assertThat(call.json().get(0).get("one").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void whatADirectoryOwnsIsRefusedThroughTheApiNamingItsFile() {
+        Map<String, String> dir = Map.of("queries/owned.yaml", query("owned", "SELECT 1 AS one"),
+                "api_keys/owned-key.yaml", key("owned-key", "qag_owned", "queries: [owned]\n"));
+        Reply applied = http().post("/api/v1/config/apply", ADMIN, files(dir));
+        assertThat(applied.status()).as(applied.body()).isEqualTo(200);
+
+        Reply patch = http().patch("/api/v1/api-keys/owned-key", ADMIN, "{\"max_rows\": 5}");
+        patch.assertRefused(409, "managed_by_file");
+        assertThat(patch.json().get("file").asText()).isEqualTo("api_keys/owned-key.yaml");
+        assertThat(patch.json().get("error").asText()).contains("api_keys/owned-key.yaml");
+        http().post("/api/v1/api-keys/owned-key/rotate", ADMIN, "{}").assertRefused(409, "managed_by_file");
+        http().delete("/api/v1/api-keys/owned-key", ADMIN).assertRefused(409, "managed_by_file");
+        Reply version = http().post("/api/v1/queries/owned/versions", ADMIN,
+                Http.json(Map.of("sql", "SELECT 2 AS two", "publish", true)));
+        version.assertRefused(409, "managed_by_file");
+        assertThat(version.json().get("file").asText()).isEqualTo("queries/owned.yaml");
+        http().patch("/api/v1/queries/owned", ADMIN, "{\"collection\": \"elsewhere\"}")
+                .assertRefused(409, "managed_by_file");
+        http().post("/api/v1/queries/owned/unpublish", ADMIN, "{}").assertRefused(409, "managed_by_file");
+        http().delete("/api/v1/queries/owned", ADMIN).assertRefused(409, "managed_by_file");
+
+        assertThat(http().get("/q/owned", "qag_owned").json().get(0).get("one").asInt()).as("all still as declared")
+                .isEqualTo(1);
+        JsonNode managed = http().get("/api/v1/config/managed", ADMIN).json();
+        assertThat(managed.get("locked").asBoolean()).isTrue();
+        assertThat(names(managed.get("items"))).contains("api_keys/owned-key", "queries/owned");
+        Reply again = http().post("/api/v1/config/apply", ADMIN, files(dir));
+        assertThat(again.json().get("applied").asBoolean()).as("nothing to do the second time").isFalse();
+        assertThat(again.json().get("changes")).isEmpty();
+        assertThat(http().patch("/api/v1/api-keys/unowned", ADMIN, "{}").status()).as("others as before")
+                .isEqualTo(404);
+    }
+
+    @Test
+    void pruneDeletesOnlyWhatADirectoryOwnedAndNoLongerDeclares() {
+        http().saveQuery(ADMIN, "prune-loose", "SELECT 3 AS three", Map.of(), true, null, Map.of());
+        Map<String, String> dir = new LinkedHashMap<>();
+        dir.put("queries/prune-kept.yaml", query("prune-kept", "SELECT 1 AS one"));
+        dir.put("queries/prune-gone.yaml", query("prune-gone", "SELECT 2 AS two"));
+        dir.put("api_keys/prune-key.yaml", key("prune-key", "qag_prune", "queries: [prune-gone]\n"));
+        assertThat(http().post("/api/v1/config/apply", ADMIN, files(dir)).status()).isEqualTo(200);
+
+        dir.remove("queries/prune-gone.yaml");
+        dir.remove("api_keys/prune-key.yaml");
+        Reply without = http().post("/api/v1/config/apply", ADMIN, files(dir));
+        assertThat(without.json().get("changes")).as(without.body()).isEmpty();
+        assertThat(names(without.json().get("not_in_directory")))
+                .contains("queries/prune-gone", "api_keys/prune-key", "queries/prune-loose");
+        assertThat(http().get("/api/v1/queries/prune-gone", ADMIN).status()).as("left alone without prune")
+                .isEqualTo(200);
+
+        Reply pruned = http().post("/api/v1/config/apply?prune=true", ADMIN, files(dir));
+        assertThat(pruned.status()).as(pruned.body()).isEqualTo(200);
+        List<String> deleted = new ArrayList<>();
+        pruned.json().get("changes").forEach(c -> {
+            assertThat(c.get("action").asText()).isEqualTo("delete");
+            deleted.add(c.get("kind").asText() + "/" + c.get("name").asText());
+        });
+        assertThat(deleted).containsExactly("api_keys/prune-key", "queries/prune-gone");
+        assertThat(http().get("/api/v1/queries/prune-gone", ADMIN).status()).isEqualTo(404);
+        assertThat(http().get("/q/prune-kept", "qag_prune").status()).as("its key is gone too").isEqualTo(401);
+        assertThat(http().get("/api/v1/queries/prune-loose", ADMIN).status())
+                .as("never owned by a directory: not pruned").isEqualTo(200);
+        assertThat(names(http().get("/api/v1/config/managed", ADMIN).json().get("items")))
+                .contains("queries/prune-kept").doesNotContain("queries/prune-gone", "api_keys/prune-key");
+    }
+}

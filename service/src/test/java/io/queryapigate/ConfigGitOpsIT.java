@@ -1,0 +1,184 @@
+package io.queryapigate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.queryapigate.auth.KeyHasher;
+import io.queryapigate.testing.Http;
+import io.queryapigate.testing.Http.Reply;
+import io.queryapigate.testing.TestingConfig;
+import io.queryapigate.testing.TestingPostgres;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code queryapigate config export|diff|apply} on the packaged jar, against the store of a running server (SQLite)
+ * and of fresh stores (SQLite and PostgreSQL): the GitOps loop (export, edit, diff, apply, the calls see it) and the
+ * round trip (export, apply on an empty store, export again: the same files).
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class ConfigGitOpsIT {
+    private static final TestingPostgres.Database PG = TestingPostgres.freshDatabase("qag_config");
+    private static final Path CONFIG = TestingConfig.write(TestingConfig.demoConnection(), "");
+    private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
+            GatewayApplication.class, CONFIG.toString());
+    private static final String ADMIN = TestingConfig.ADMIN_KEY;
+
+    @AfterAll
+    static void drop() {
+        PG.dropDatabase();
+    }
+
+    private static Http http() {
+        return new Http("http://127.0.0.1:" + APP.getLocalPort());
+    }
+
+    private record Run(int exit, String output) {}
+
+    /** The command line against a store, with its own demo connection (queries are checked on it). */
+    private static Run cli(String storeYaml, String... args) throws Exception {
+        Path config = TestingConfig.write(TestingConfig.demoConnection(), storeYaml);
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "--enable-native-access=ALL-UNNAMED", "-jar", Path.of(System.getProperty("qag.jar",
+                "target/queryapigate.jar")).toAbsolutePath().toString(), "config"));
+        command.addAll(List.of(args));
+        command.add(config.toString());
+        Process p = new ProcessBuilder(command).directory(TestingConfig.repo().toFile()).redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("config did not end: %s", out).isTrue();
+        return new Run(p.exitValue(), out);
+    }
+
+    private static String serverStore() {
+        return "store:\n  url: jdbc:sqlite:" + CONFIG.getParent().resolve("queryapigate.db") + "\n";
+    }
+
+    private static Map<String, String> files(Path dir) throws IOException {
+        Map<String, String> out = new TreeMap<>();
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path f : all.filter(Files::isRegularFile).toList()) {
+                out.put(dir.relativize(f).toString(), Files.readString(f));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void exportEditDiffApplyAndTheCallsSeeIt() throws Exception {
+        http().saveQuery(ADMIN, "film", "SELECT film_id, title\nFROM film\nWHERE film_id = :film_id",
+                Map.of("film_id", Map.of("type", "int", "min", 1)), true, "One film", Map.of());
+        String secret = http().key("partner", Map.of("queries", List.of("film")));
+        assertThat(http().sql(secret, "demo", "SELECT 1").status()).as("no ad-hoc SQL yet").isEqualTo(403);
+
+        Path dir = Files.createTempDirectory("qag-gitops-");
+        Run export = cli(serverStore(), "export", dir.toString());
+        assertThat(export.exit()).as(export.output()).isZero();
+        Path film = dir.resolve("queries/film.yaml");
+        Path partner = dir.resolve("api_keys/partner.yaml");
+        assertThat(Files.readString(partner)).contains("secret_sha256: " + KeyHasher.hashHex(secret))
+                .doesNotContain(secret);
+
+        Files.writeString(film, Files.readString(film).replace("SELECT film_id, title",
+                "SELECT film_id, title, rental_rate"));
+        Files.writeString(partner, Files.readString(partner).replace("connections: []", "connections:\n- demo")
+                + "adhoc_sql: true\n");
+
+        Run diff = cli(serverStore(), "diff", dir.toString());
+        assertThat(diff.exit()).as(diff.output()).isZero();
+        assertThat(diff.output()).contains("""
+                ~ queries[film]  queries/film.yaml
+                    (a new version, published)
+                    sql:
+                      @@ -1,3 +1,3 @@
+                      -SELECT film_id, title
+                      +SELECT film_id, title, rental_rate
+                       FROM film
+                       WHERE film_id = :film_id
+                ~ api_keys[partner]  api_keys/partner.yaml
+                    connections: [] -> ["demo"]
+                    adhoc_sql: (none) -> true
+                """).contains("0 to create, 2 to change, 0 to delete, 0 unchanged.");
+
+        Map<String, String> edited = new TreeMap<>();
+        files(dir).forEach((path, text) -> edited.put(path.replace('\\', '/'), text));
+        JsonNode plan = http().post("/api/v1/config/diff", ADMIN, Http.json(Map.of("files", edited))).json();
+        assertThat(plan.get("changes")).hasSize(2);
+        List<String> changed = new ArrayList<>();
+        plan.get("changes").forEach(c -> c.get("fields").fieldNames().forEachRemaining(f ->
+                changed.add(c.get("name").asText() + "." + f)));
+        assertThat(changed).containsExactly("film.sql", "partner.connections", "partner.adhoc_sql");
+
+        Run apply = cli(serverStore(), "apply", dir.toString());
+        assertThat(apply.exit()).as(apply.output()).isZero();
+        assertThat(apply.output()).contains("Applied: the store matches");
+
+        Reply call = http().get("/q/film?film_id=1", secret);
+        assertThat(call.status()).as(call.body()).isEqualTo(200);
+        assertThat(call.json().get(0).has("rental_rate")).as("the new SQL").isTrue();
+        assertThat(http().sql(secret, "demo", "SELECT 1 AS one").status()).as("the new grants").isEqualTo(200);
+        JsonNode detail = http().get("/api/v1/queries/film", ADMIN).json();
+        assertThat(detail.get("versions")).as("a new version, never an edited one").hasSize(2);
+        assertThat(detail.get("published_version").asInt()).isEqualTo(2);
+        assertThat(detail.get("versions").get(0).get("sql").asText()).isEqualTo(
+                "SELECT film_id, title\nFROM film\nWHERE film_id = :film_id");
+
+        Run again = cli(serverStore(), "diff", dir.toString());
+        assertThat(again.output()).as(again.output()).contains("No changes: the server matches the directory.");
+    }
+
+    @Test
+    void exportApplyOnAnEmptyStoreAndExportAgainGiveTheSameFiles() throws Exception {
+        http().saveQuery(ADMIN, "rich query", "SELECT film_id, title FROM film WHERE rating = :rating"
+                + " AND length >= :min_length", Map.of("rating", Map.of("type", "str", "enum", List.of("G", "PG")),
+                "min_length", Map.of("type", "int", "default", 60, "min", 1)), true, "Films by rating",
+                Map.of("tags", List.of("films", "ratings"), "collection", "catalog", "cache_ttl", 30,
+                        "columns", Map.of("title", "The film's title"), "mcp", false));
+        http().saveQuery(ADMIN, "draft only", "SELECT 1 AS one", Map.of(), false, null, Map.of());
+        http().key("rich key", Map.ofEntries(Map.entry("connections", "*"),
+                Map.entry("queries", List.of("rich query")), Map.entry("adhoc_sql", true),
+                Map.entry("allowed_tables", List.of("film")),
+                Map.entry("allowed_ips", List.of("10.0.0.0/8", "127.0.0.1")),
+                Map.entry("mask", List.of(Map.of("column", "film.title", "action", "last", "keep", 3))),
+                Map.entry("rate_limit", "100/minute"), Map.entry("quota", Map.of("calls", 1000, "per", "day")),
+                Map.entry("max_rows", 500), Map.entry("max_concurrent", 4), Map.entry("query_timeout", 2.5),
+                Map.entry("expires_at", "2099-12-31")));
+        http().key("revoked key", Map.of("queries", List.of("rich query")));
+        assertThat(http().patch("/api/v1/api-keys/revoked%20key", ADMIN, "{\"active\": false}").status())
+                .isEqualTo(200);
+
+        Path first = Files.createTempDirectory("qag-export-");
+        Run export = cli(serverStore(), "export", first.toString());
+        assertThat(export.exit()).as(export.output()).isZero();
+        assertThat(export.output()).contains("Left out saved query draft only: it has no published version");
+        Map<String, String> exported = files(first);
+        assertThat(exported).containsKeys("queries/rich query.yaml", "api_keys/rich key.yaml",
+                "api_keys/revoked key.yaml").doesNotContainKey("queries/draft only.yaml");
+        assertThat(exported.get("api_keys/revoked key.yaml")).contains("active: false");
+
+        String postgres = "store:\n  url: " + PG.url() + "\n  user: " + PG.user() + "\n  password: "
+                + PG.password() + "\n";
+        Path sqliteHome = Files.createTempDirectory("qag-empty-store-");
+        String sqlite = "store:\n  url: jdbc:sqlite:" + sqliteHome.resolve("store.db") + "\n";
+        for (String store : List.of(postgres, sqlite)) {
+            Run apply = cli(store, "apply", first.toString());
+            assertThat(apply.exit()).as(apply.output()).isZero();
+            Path second = Files.createTempDirectory("qag-export-again-");
+            Run again = cli(store, "export", second.toString());
+            assertThat(again.exit()).as(again.output()).isZero();
+            assertThat(files(second)).as(store).isEqualTo(exported);
+        }
+    }
+}
