@@ -5,26 +5,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.dropwizard.core.cli.Cli;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.util.JarLocation;
 import io.queryapigate.auth.KeyHasher;
+import io.queryapigate.cli.ConfigCommand;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.TestingConfig;
 import io.queryapigate.testing.TestingPostgres;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@code queryapigate config export|diff|apply} on the packaged jar, against the store of a running server (SQLite)
+ * {@code queryapigate config export|diff|apply}, against the store of a running server (SQLite)
  * and of fresh stores (SQLite and PostgreSQL): the GitOps loop (export, edit, diff, apply, the calls see it) and the
  * round trip (export, apply on an empty store, export again: the same files).
  */
@@ -35,6 +42,8 @@ class ConfigGitOpsIT {
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
             GatewayApplication.class, CONFIG.toString());
     private static final String ADMIN = TestingConfig.ADMIN_KEY;
+    /** One configuration (and demo database) per store the command line works on. */
+    private static final Map<String, Path> CLI_CONFIGS = new java.util.concurrent.ConcurrentHashMap<>();
 
     @AfterAll
     static void drop() {
@@ -47,19 +56,23 @@ class ConfigGitOpsIT {
 
     private record Run(int exit, String output) {}
 
-    /** The command line against a store, with its own demo connection (queries are checked on it). */
+    /**
+     * The command line against a store, with its own demo connection (queries are checked on it), run in this JVM as
+     * {@code java -jar queryapigate.jar config ...} runs it (a process per call cost 20 s each on a busy machine).
+     */
     private static Run cli(String storeYaml, String... args) throws Exception {
-        Path config = TestingConfig.write(TestingConfig.demoConnection(), storeYaml);
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "--enable-native-access=ALL-UNNAMED", "-jar", Path.of(System.getProperty("qag.jar",
-                "target/queryapigate.jar")).toAbsolutePath().toString(), "config"));
+        Path config = CLI_CONFIGS.computeIfAbsent(storeYaml, store -> TestingConfig.write(
+                TestingConfig.demoConnection(), store));
+        List<String> command = new ArrayList<>(List.of("config"));
         command.addAll(List.of(args));
         command.add(config.toString());
-        Process p = new ProcessBuilder(command).directory(TestingConfig.repo().toFile()).redirectErrorStream(true)
-                .start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("config did not end: %s", out).isTrue();
-        return new Run(p.exitValue(), out);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+        Bootstrap<GatewayConfiguration> bootstrap = new Bootstrap<>(new GatewayApplication());
+        bootstrap.addCommand(new ConfigCommand(print));
+        Optional<Throwable> failed = new Cli(new JarLocation(GatewayApplication.class), bootstrap, print, print)
+                .run(command.toArray(String[]::new));
+        return new Run(failed.isPresent() ? 1 : 0, out.toString(StandardCharsets.UTF_8));
     }
 
     private static String serverStore() {

@@ -43,8 +43,16 @@ import net.sourceforge.argparse4j.inf.Subparser;
  * (and their result columns described) on them.
  */
 public final class ConfigCommand extends ConfiguredCommand<GatewayConfiguration> {
+    private final PrintStream out;
+
     public ConfigCommand() {
+        this(System.out);
+    }
+
+    /** A command that prints its plans and reports to {@code out}. */
+    public ConfigCommand(PrintStream out) {
         super("config", "Configuration as code: export the store as a directory, diff or apply one");
+        this.out = out;
     }
 
     @Override
@@ -74,7 +82,7 @@ public final class ConfigCommand extends ConfiguredCommand<GatewayConfiguration>
                 DialectRegistry.discover(ConfigCommand.class.getClassLoader()), config.getConnections(),
                 config.getLimits().queryTimeoutValue(), config.getLimits().getMaxRows(), home);
         try {
-            run(ns, configCode(config, store, connections, bootstrap.getObjectMapper()), System.out);
+            run(ns, configCode(config, store, connections, bootstrap.getObjectMapper()), out);
         } finally {
             connections.stop();
         }
