@@ -206,5 +206,11 @@ class ConfigCodeIT {
                 .as("never owned by a directory: not pruned").isEqualTo(200);
         assertThat(names(http().get("/api/v1/config/managed", ADMIN).json().get("items")))
                 .contains("queries/prune-kept").doesNotContain("queries/prune-gone", "api_keys/prune-key");
+
+        dir.put("api_keys/prune-key.yaml", key("prune-key", "qag_prune", "queries: [prune-kept]\n"));
+        Reply revived = http().post("/api/v1/config/apply", ADMIN, files(dir));
+        revived.assertRefused(400, "invalid_config");
+        assertThat(revived.json().get("errors").get("api_keys/prune-key.yaml:2").asText())
+                .contains("secret of a deleted key");
     }
 }

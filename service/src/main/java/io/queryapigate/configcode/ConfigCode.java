@@ -419,6 +419,11 @@ public final class ConfigCode {
                             + holder.get().name() + "' already: each key has its own secret");
                     continue;
                 }
+                if (holder.isEmpty() && store.keys().deletedWithHash(k.secretSha256())) {
+                    problems.add(file, k.file().line("secret_sha256"), "secret_sha256 is the secret of a deleted"
+                            + " key, which never works again: make a new secret");
+                    continue;
+                }
             }
             if (row == null) {
                 if (k.secretSha256() == null) {

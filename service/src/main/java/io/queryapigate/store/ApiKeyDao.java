@@ -27,6 +27,10 @@ public interface ApiKeyDao {
             + " ORDER BY CASE WHEN key_hash = :hash THEN 0 ELSE 1 END LIMIT 1")
     Optional<ApiKeyRow> findByHash(@Bind("hash") String hash);
 
+    /** Whether a deleted key had this secret (its hash stays taken: a deleted key's secret never works again). */
+    @SqlQuery("SELECT COUNT(*) > 0 FROM api_keys WHERE key_hash = :hash AND deleted_at IS NOT NULL")
+    boolean deletedWithHash(@Bind("hash") String hash);
+
     @SqlQuery("SELECT " + COLUMNS + " FROM api_keys WHERE name = :name AND" + LIVE)
     Optional<ApiKeyRow> findByName(@Bind("name") String name);
 
