@@ -246,18 +246,9 @@ public final class DuckDbDialect implements Dialect {
                         + "' on connection '" + context.connectionName() + "'");
             }
         } else {
-            AtomicReference<Object> current = new AtomicReference<>();
-            execute(QueryRequest.read(CURRENT_DATABASE, List.of(), left(deadline), 1), new RowSink() {
-                @Override
-                public void columns(List<ColumnInfo> columns) {}
-
-                @Override
-                public boolean row(Object[] values) {
-                    current.set(values[0]);
-                    return false;
-                }
-            });
-            name = String.valueOf(current.get());
+            List<String> current = new ArrayList<>();
+            execute(QueryRequest.read(CURRENT_DATABASE, List.of(), left(deadline), 1), CatalogueSink.names(current));
+            name = current.isEmpty() ? "" : current.get(0);
         }
         Parameter named = new Parameter("database", name, JDBCType.VARCHAR);
         CatalogueSink sink = new CatalogueSink(DuckDbDialect::catalogueColumn);
