@@ -92,7 +92,11 @@ public final class MySqlDialect implements Dialect {
     private static final String DATABASES = "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA"
             + " WHERE SCHEMA_NAME NOT IN ('information_schema', 'mysql', 'performance_schema', 'sys')"
             + " ORDER BY SCHEMA_NAME";
-    /** One row per column of every table and view of one schema, in the {@link CatalogueSink} layout. */
+    /**
+     * One row per column of every table and view of one schema, in the {@link CatalogueSink} layout; {@code %1$s}
+     * is the schema ({@code DATABASE()} or {@code ?}), compared in each view's own condition so that the server
+     * opens that schema's tables only.
+     */
     private static final String CATALOGUE = "SELECT NULL, t.TABLE_SCHEMA, t.TABLE_NAME,"
             + " CASE WHEN t.TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED') THEN 'TABLE'"
             + " WHEN t.TABLE_TYPE = 'VIEW' THEN 'VIEW' ELSE 'OTHER' END,"
@@ -100,10 +104,10 @@ public final class MySqlDialect implements Dialect {
             + " CASE WHEN t.TABLE_TYPE = 'VIEW' THEN NULL ELSE t.TABLE_COMMENT END,"
             + " c.COLUMN_NAME, c.COLUMN_TYPE, c.DATA_TYPE, c.IS_NULLABLE, k.COLUMN_NAME IS NOT NULL, c.COLUMN_COMMENT"
             + " FROM information_schema.TABLES t"
-            + " LEFT JOIN information_schema.COLUMNS c ON c.TABLE_SCHEMA = t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME"
-            + " LEFT JOIN information_schema.KEY_COLUMN_USAGE k ON k.TABLE_SCHEMA = c.TABLE_SCHEMA"
+            + " LEFT JOIN information_schema.COLUMNS c ON c.TABLE_SCHEMA = %1$s AND c.TABLE_NAME = t.TABLE_NAME"
+            + " LEFT JOIN information_schema.KEY_COLUMN_USAGE k ON k.TABLE_SCHEMA = %1$s"
             + " AND k.TABLE_NAME = c.TABLE_NAME AND k.COLUMN_NAME = c.COLUMN_NAME AND k.CONSTRAINT_NAME = 'PRIMARY'"
-            + " WHERE t.TABLE_SCHEMA = ";
+            + " WHERE t.TABLE_SCHEMA = %1$s ORDER BY t.TABLE_NAME, c.ORDINAL_POSITION";
 
     private final DialectContext context;
     private final MySqlDialectConfig config;
@@ -355,19 +359,19 @@ public final class MySqlDialect implements Dialect {
         requireNonNull(database, "database is null");
         long deadline = System.nanoTime() + saturatedNanos(timeout);
         List<Parameter> parameters = List.of();
-        String where = "DATABASE()";
+        String schema = "DATABASE()";
         if (database.isPresent()) {
             if (!databases(timeout).contains(database.get())) {
                 throw new DialectException(DialectError.SYNTAX, "no database (schema) named '" + database.get()
                         + "' that connection '" + context.connectionName() + "' can see");
             }
-            parameters = List.of(new Parameter("database", database.get(), JDBCType.VARCHAR));
-            where = "?";
+            Parameter named = new Parameter("database", database.get(), JDBCType.VARCHAR);
+            parameters = List.of(named, named, named);
+            schema = "?";
         }
         CatalogueSink sink = new CatalogueSink(MySqlDialect::catalogueColumn);
         Duration left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
-        execute(QueryRequest.read(CATALOGUE + where + " ORDER BY t.TABLE_NAME, c.ORDINAL_POSITION", parameters, left,
-                CatalogueSink.maxRows()), sink);
+        execute(QueryRequest.read(CATALOGUE.formatted(schema), parameters, left, CatalogueSink.maxRows()), sink);
         return Optional.of(sink.tables());
     }
 
