@@ -105,6 +105,7 @@ public final class ClickHouseDialect implements Dialect {
     private static final Pattern WRITTEN_ROWS = Pattern.compile("\"written_rows\"\\s*:\\s*\"?(\\d+)");
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
+    private static final String SERVER_VERSION = "SELECT concat('ClickHouse ', version())";
     private static final String DATABASES = "SELECT name FROM system.databases"
             + " WHERE name NOT IN ('system', 'information_schema', 'INFORMATION_SCHEMA') ORDER BY name";
     /** Whether {@code system.tables} has table comments (ClickHouse 21.6 on). */
@@ -311,12 +312,18 @@ public final class ClickHouseDialect implements Dialect {
         return Optional.of(described.columns());
     }
 
+    /** {@code ClickHouse} and the server's {@code version()}, such as {@code ClickHouse 18.16.1}. */
+    @Override
+    public Optional<String> serverVersion(Duration timeout) {
+        return CatalogueSink.firstColumn(this, QueryRequest.read(SERVER_VERSION, List.of(), timeout, 1)).stream()
+                .findFirst();
+    }
+
     /** The databases the user can see, {@code system} and {@code information_schema} left out. */
     @Override
     public List<String> databases(Duration timeout) {
-        List<String> names = new ArrayList<>();
-        execute(QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES), CatalogueSink.names(names));
-        return names.stream().sorted().toList();
+        return CatalogueSink.firstColumn(this, QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES))
+                .stream().sorted().toList();
     }
 
     /**
@@ -405,8 +412,8 @@ public final class ClickHouseDialect implements Dialect {
     private boolean hasTableComments(long deadline) {
         Boolean known = tableComments;
         if (known == null) {
-            List<String> count = new ArrayList<>();
-            execute(QueryRequest.read(HAS_TABLE_COMMENTS, List.of(), left(deadline), 1), CatalogueSink.names(count));
+            List<String> count = CatalogueSink.firstColumn(this,
+                    QueryRequest.read(HAS_TABLE_COMMENTS, List.of(), left(deadline), 1));
             known = !count.isEmpty() && !count.get(0).equals("0");
             tableComments = known;
         }

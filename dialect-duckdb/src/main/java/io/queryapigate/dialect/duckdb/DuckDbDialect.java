@@ -92,6 +92,7 @@ public final class DuckDbDialect implements Dialect {
             + " AND k.table_name = r.name AND k.constraint_type = 'PRIMARY KEY'"
             + " ORDER BY r.schema_name, r.name, c.column_index";
     private static final String CURRENT_DATABASE = "SELECT current_database()";
+    private static final String SERVER_VERSION = "SELECT 'DuckDB ' || version()";
 
     private final DialectContext context;
     private final DuckDbDialectConfig config;
@@ -217,12 +218,17 @@ public final class DuckDbDialect implements Dialect {
         }
     }
 
+    /** {@code DuckDB} and {@code version()}, such as {@code DuckDB v1.5.6}: the library the service runs. */
+    @Override
+    public Optional<String> serverVersion(Duration timeout) {
+        return firstValue(SERVER_VERSION, timeout);
+    }
+
     /** The attached databases that are not DuckDB's own ({@code system}, {@code temp}). */
     @Override
     public List<String> databases(Duration timeout) {
-        List<String> names = new ArrayList<>();
-        execute(QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES), CatalogueSink.names(names));
-        return List.copyOf(names.stream().sorted().toList());
+        return CatalogueSink.firstColumn(this, QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES))
+                .stream().sorted().toList();
     }
 
     /**
@@ -246,9 +252,7 @@ public final class DuckDbDialect implements Dialect {
                         + "' on connection '" + context.connectionName() + "'");
             }
         } else {
-            List<String> current = new ArrayList<>();
-            execute(QueryRequest.read(CURRENT_DATABASE, List.of(), left(deadline), 1), CatalogueSink.names(current));
-            name = current.isEmpty() ? "" : current.get(0);
+            name = firstValue(CURRENT_DATABASE, left(deadline)).orElse("");
         }
         Parameter named = new Parameter("database", name, JDBCType.VARCHAR);
         CatalogueSink sink = new CatalogueSink(DuckDbDialect::catalogueColumn);
@@ -272,6 +276,11 @@ public final class DuckDbDialect implements Dialect {
             return JDBCType.OTHER;
         }
         return SqlTypeNames.nearest(type);
+    }
+
+    /** The first value of a one-row read, as text. */
+    private Optional<String> firstValue(String sql, Duration timeout) {
+        return CatalogueSink.firstColumn(this, QueryRequest.read(sql, List.of(), timeout, 1)).stream().findFirst();
     }
 
     private static Duration left(long deadline) {

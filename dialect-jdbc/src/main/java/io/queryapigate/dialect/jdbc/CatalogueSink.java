@@ -3,7 +3,9 @@ package io.queryapigate.dialect.jdbc;
 import static java.util.Objects.requireNonNull;
 
 import io.queryapigate.dialect.spi.ColumnInfo;
+import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.Nullability;
+import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.RowSink;
 import io.queryapigate.dialect.spi.SchemaColumn;
 import io.queryapigate.dialect.spi.SchemaTable;
@@ -196,26 +198,29 @@ public final class CatalogueSink implements RowSink {
     }
 
     /**
-     * A sink that collects the first value of each row as text, for a dialect's {@link
-     * io.queryapigate.dialect.spi.Dialect#databases} query; nulls are skipped.
+     * Runs {@code request} through {@code dialect}'s {@code execute} and answers the first value of each row as
+     * text, nulls skipped: for a dialect's {@link Dialect#databases} and its other one-column catalogue reads.
      *
-     * @param into where the names go
-     * @return the sink
+     * @param dialect the dialect, which runs the request as any call
+     * @param request a read returning names in its first column
+     * @return the values, in the result's order
+     * @throws io.queryapigate.dialect.spi.DialectException as {@code execute} does
      */
-    public static RowSink names(List<String> into) {
-        requireNonNull(into, "into is null");
-        return new RowSink() {
+    public static List<String> firstColumn(Dialect dialect, QueryRequest request) {
+        List<String> values = new ArrayList<>();
+        dialect.execute(request, new RowSink() {
             @Override
             public void columns(List<ColumnInfo> columns) {}
 
             @Override
-            public boolean row(Object[] values) {
-                if (values[0] != null) {
-                    into.add(values[0].toString());
+            public boolean row(Object[] row) {
+                if (row[0] != null) {
+                    values.add(row[0].toString());
                 }
                 return true;
             }
-        };
+        });
+        return values;
     }
 
     /** Reads one column of a relation from a catalogue row. */

@@ -89,6 +89,7 @@ public final class MySqlDialect implements Dialect {
 
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
+    private static final String SERVER_VERSION = "SELECT VERSION()";
     private static final String DATABASES = "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA"
             + " WHERE SCHEMA_NAME NOT IN ('information_schema', 'mysql', 'performance_schema', 'sys')"
             + " ORDER BY SCHEMA_NAME";
@@ -337,12 +338,22 @@ public final class MySqlDialect implements Dialect {
         return onSession(pool, request, sink, deadline, request.mode() == AccessMode.READ, "statement", statementWork);
     }
 
+    /**
+     * The product and {@code VERSION()}, such as {@code MariaDB 10.11.19-MariaDB-0+deb12u1} or {@code MySQL 8.4.3}:
+     * MariaDB when the version says so.
+     */
+    @Override
+    public Optional<String> serverVersion(Duration timeout) {
+        return CatalogueSink.firstColumn(this, QueryRequest.read(SERVER_VERSION, List.of(), timeout, 1)).stream()
+                .findFirst()
+                .map(v -> (v.toLowerCase(Locale.ROOT).contains("mariadb") ? "MariaDB " : "MySQL ") + v);
+    }
+
     /** The schemas (MySQL's databases) the user can see, the server's own four left out. */
     @Override
     public List<String> databases(Duration timeout) {
-        List<String> names = new ArrayList<>();
-        execute(QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES), CatalogueSink.names(names));
-        return names.stream().sorted().toList();
+        return CatalogueSink.firstColumn(this, QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES))
+                .stream().sorted().toList();
     }
 
     /**

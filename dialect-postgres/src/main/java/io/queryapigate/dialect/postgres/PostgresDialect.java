@@ -88,6 +88,7 @@ public final class PostgresDialect implements Dialect {
     private static final Executor ABORTER = runnable -> Thread.ofPlatform()
             .name("queryapigate-postgres-abort").daemon().start(runnable);
 
+    private static final String SERVER_VERSION = "SELECT 'PostgreSQL ' || current_setting('server_version')";
     private static final String DATABASES = "SELECT datname FROM pg_catalog.pg_database WHERE datallowconn"
             + " AND NOT datistemplate AND has_database_privilege(datname, 'CONNECT') ORDER BY datname";
     private static final String IS_CURRENT_DATABASE = "SELECT (datname = current_database())::text"
@@ -276,12 +277,18 @@ public final class PostgresDialect implements Dialect {
         }
     }
 
+    /** {@code PostgreSQL} and the server's {@code server_version}, such as {@code PostgreSQL 15.18 (Debian ...)}. */
+    @Override
+    public Optional<String> serverVersion(Duration timeout) {
+        return CatalogueSink.firstColumn(this, QueryRequest.read(SERVER_VERSION, List.of(), timeout, 1)).stream()
+                .findFirst();
+    }
+
     /** The databases this user may connect to, templates left out. */
     @Override
     public List<String> databases(Duration timeout) {
-        List<String> names = new ArrayList<>();
-        execute(QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES), CatalogueSink.names(names));
-        return names.stream().sorted().toList();
+        return CatalogueSink.firstColumn(this, QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES))
+                .stream().sorted().toList();
     }
 
     /**
@@ -301,9 +308,9 @@ public final class PostgresDialect implements Dialect {
         requireNonNull(database, "database is null");
         long deadline = System.nanoTime() + saturatedNanos(timeout);
         if (database.isPresent()) {
-            List<String> isCurrent = new ArrayList<>();
-            execute(QueryRequest.read(IS_CURRENT_DATABASE, List.of(new Parameter("database", database.get(),
-                    JDBCType.VARCHAR)), timeout, 1), CatalogueSink.names(isCurrent));
+            Parameter named = new Parameter("database", database.get(), JDBCType.VARCHAR);
+            List<String> isCurrent = CatalogueSink.firstColumn(this,
+                    QueryRequest.read(IS_CURRENT_DATABASE, List.of(named), timeout, 1));
             if (isCurrent.isEmpty()) {
                 throw new DialectException(DialectError.SYNTAX, "no database named '" + database.get()
                         + "' that connection '" + context.connectionName() + "' may connect to");

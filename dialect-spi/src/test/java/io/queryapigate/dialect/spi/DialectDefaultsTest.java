@@ -41,6 +41,7 @@ class DialectDefaultsTest {
     @Test
     void theCatalogueMethodsDefaultToCannotTellWithoutRunningAnything() {
         Dialect dialect = new Spi12Dialect();
+        assertThat(dialect.serverVersion(Duration.ofSeconds(1))).isEmpty();
         assertThat(dialect.databases(Duration.ofSeconds(1))).isEmpty();
         assertThat(dialect.describeNamespace(Optional.empty(), Duration.ofSeconds(1))).isEmpty();
         assertThat(dialect.describeNamespace(Optional.of("other"), Duration.ofSeconds(1))).isEmpty();

@@ -246,6 +246,16 @@ public abstract class AbstractDialectContractTest {
     }
 
     /**
+     * Whether the dialect reports its server's product and version ({@link Dialect#serverVersion}); one built
+     * against SPI 1.2 says no here, and the test then checks that it answers empty.
+     *
+     * @return true by default
+     */
+    protected boolean reportsServerVersion() {
+        return true;
+    }
+
+    /**
      * The statements that create the schema browser's fixture, run through {@link #setUpFixture} by the catalogue
      * tests only: the table {@value #SCHEMA_TABLE} with columns {@code id} (integer, NOT NULL), {@code code}
      * (text, NOT NULL), {@code label} (text, nullable, with the comment {@value #COLUMN_COMMENT}), a primary key of
@@ -602,6 +612,11 @@ public abstract class AbstractDialectContractTest {
             assertThat(described).as("describe after close").isNotNull();
             assertThat(described.error()).isEqualTo(DialectError.UNAVAILABLE);
         }
+        if (reportsServerVersion()) {
+            DialectException version = catchThrowableOfType(DialectException.class, () -> dialect.serverVersion(LIMIT));
+            assertThat(version).as("serverVersion after close").isNotNull();
+            assertThat(version.error()).isEqualTo(DialectError.UNAVAILABLE);
+        }
         if (describesNamespaces()) {
             DialectException databases = catchThrowableOfType(DialectException.class, () -> dialect.databases(LIMIT));
             assertThat(databases).as("databases after close").isNotNull();
@@ -782,7 +797,7 @@ public abstract class AbstractDialectContractTest {
         assertThat(countRows(dialect)).isEqualTo(5);
     }
 
-    // ---------------------------------------------------------------- k. the schema browser
+    // ---------------------------------------------------------------- k. the schema browser and the server's version
 
     @Test
     void describeNamespaceShowsTablesViewsColumnsKeysAndComments() throws Exception {
@@ -859,6 +874,19 @@ public abstract class AbstractDialectContractTest {
         assertThat(unknown).as("an unknown database").isNotNull();
         assertThat(unknown.error()).as(unknown.getMessage()).isEqualTo(DialectError.SYNTAX);
         assertThat(unknown.getMessage()).contains("qag_no_such_database");
+        assertSessionAsItWas(dialect);
+    }
+
+    @Test
+    void serverVersionNamesTheProductAndItsVersion() throws Exception {
+        Dialect dialect = dialect(1);
+        Optional<String> version = dialect.serverVersion(LIMIT);
+        if (!reportsServerVersion()) {
+            assertThat(version).isEmpty();
+            return;
+        }
+        assertThat(version).hasValueSatisfying(v -> assertThat(v).as("product, blank, version")
+                .matches("(?s)\\p{L}+ v?\\d.*"));
         assertSessionAsItWas(dialect);
     }
 

@@ -89,6 +89,7 @@ public final class TrinoDialect implements Dialect {
 
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
+    private static final String SERVER_VERSION = "SELECT 'Trino ' || version()";
     private static final String CATALOGS = "SELECT catalog_name FROM system.metadata.catalogs"
             + " WHERE catalog_name <> 'system' ORDER BY catalog_name";
     /**
@@ -258,12 +259,18 @@ public final class TrinoDialect implements Dialect {
         return onSession(request.withMode(AccessMode.READ), null, true, describeWork);
     }
 
+    /** {@code Trino} and the coordinator's {@code version()}, such as {@code Trino 476}. */
+    @Override
+    public Optional<String> serverVersion(Duration timeout) {
+        return CatalogueSink.firstColumn(this, QueryRequest.read(SERVER_VERSION, List.of(), timeout, 1)).stream()
+                .findFirst();
+    }
+
     /** The catalogs ({@code system.metadata.catalogs}) the user may see, Trino's own {@code system} left out. */
     @Override
     public List<String> databases(Duration timeout) {
-        List<String> names = new ArrayList<>();
-        execute(QueryRequest.read(CATALOGS, List.of(), timeout, CatalogueSink.MAX_TABLES), CatalogueSink.names(names));
-        return names.stream().sorted().toList();
+        return CatalogueSink.firstColumn(this, QueryRequest.read(CATALOGS, List.of(), timeout, CatalogueSink.MAX_TABLES))
+                .stream().sorted().toList();
     }
 
     /**
