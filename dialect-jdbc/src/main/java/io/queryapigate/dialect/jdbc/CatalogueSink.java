@@ -82,6 +82,9 @@ public final class CatalogueSink implements RowSink {
 
     @Override
     public boolean row(Object[] values) {
+        if (truncated) {
+            return false; // a caller that feeds rows after the stop adds nothing
+        }
         if (current == null || !sameRelation(values)) {
             finishCurrent();
             if (tables.size() == MAX_TABLES) {

@@ -68,7 +68,9 @@ class CatalogueSinkTest {
         }
         assertThat(sink.row(row("s", "past", "TABLE", null, "c"))).as("the read stops").isFalse();
         assertThat(sink.truncated()).isTrue();
-        assertThat(sink.tables()).hasSize(CatalogueSink.MAX_TABLES).noneMatch(t -> t.name().equals("past"));
+        assertThat(sink.row(row("s", "later", "TABLE", null, null))).as("rows after the stop").isFalse();
+        assertThat(sink.tables()).hasSize(CatalogueSink.MAX_TABLES).noneMatch(t -> t.name().equals("past"))
+                .noneMatch(t -> t.name().equals("later"));
     }
 
     @Test
@@ -88,6 +90,7 @@ class CatalogueSinkTest {
         assertThat(answers.subList(0, answers.size() - 1)).containsOnly(true);
         assertThat(answers).hasSize(CatalogueSink.MAX_COLUMNS + 1);
         assertThat(sink.truncated()).isTrue();
+        assertThat(sink.row(row("s", "later", "TABLE", null, null))).as("rows after the stop").isFalse();
         assertThat(sink.tables()).as("the table cut short is left out").extracting(SchemaTable::name)
                 .containsExactly("first");
         assertThat(sink.tables().get(0).columns()).hasSize(half);
