@@ -322,8 +322,8 @@ public final class ClickHouseDialect implements Dialect {
     /** The databases the user can see, {@code system} and {@code information_schema} left out. */
     @Override
     public List<String> databases(Duration timeout) {
-        return CatalogueSink.firstColumn(this, QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES))
-                .stream().sorted().toList();
+        QueryRequest names = QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES);
+        return CatalogueSink.firstColumn(this, names).stream().sorted().toList();
     }
 
     /**

@@ -78,7 +78,7 @@ public final class DuckDbDialect implements Dialect {
     private static final String JDBC_PREFIX = "jdbc:duckdb:";
     private static final String DATABASES = "SELECT database_name FROM duckdb_databases() WHERE NOT internal"
             + " ORDER BY database_name";
-    /** One row per column of every table and view of one database ({@code ?}), in the {@link CatalogueSink} layout. */
+    /** One row per column of every table and view of one database ({@code ?}), in {@link CatalogueSink}'s layout. */
     private static final String CATALOGUE = "SELECT r.database_name, r.schema_name, r.name, r.kind, r.comment,"
             + " c.column_name, c.data_type, c.is_nullable,"
             + " coalesce(list_contains(k.constraint_column_names, c.column_name), false), c.comment"
@@ -227,8 +227,8 @@ public final class DuckDbDialect implements Dialect {
     /** The attached databases that are not DuckDB's own ({@code system}, {@code temp}). */
     @Override
     public List<String> databases(Duration timeout) {
-        return CatalogueSink.firstColumn(this, QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES))
-                .stream().sorted().toList();
+        QueryRequest names = QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES);
+        return CatalogueSink.firstColumn(this, names).stream().sorted().toList();
     }
 
     /**
@@ -262,7 +262,7 @@ public final class DuckDbDialect implements Dialect {
 
     private static SchemaColumn catalogueColumn(Object[] row) {
         String type = row[6].toString();
-        return new SchemaColumn(row[5].toString(), type, DuckDbDialect.jdbcType(type), CatalogueSink.nullability(row[7]),
+        return new SchemaColumn(row[5].toString(), type, jdbcType(type), CatalogueSink.nullability(row[7]),
                 CatalogueSink.flag(row[8]), CatalogueSink.text(row[9]));
     }
 

@@ -352,8 +352,8 @@ public final class MySqlDialect implements Dialect {
     /** The schemas (MySQL's databases) the user can see, the server's own four left out. */
     @Override
     public List<String> databases(Duration timeout) {
-        return CatalogueSink.firstColumn(this, QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES))
-                .stream().sorted().toList();
+        QueryRequest names = QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES);
+        return CatalogueSink.firstColumn(this, names).stream().sorted().toList();
     }
 
     /**

@@ -96,7 +96,8 @@ public final class PostgresDialect implements Dialect {
             + " AND has_database_privilege(datname, 'CONNECT')";
     /** One row per column of every readable relation, in the {@link CatalogueSink} layout. */
     private static final String CATALOGUE = "SELECT current_database(), n.nspname, c.relname,"
-            + " CASE WHEN c.relkind IN ('r', 'p') THEN 'TABLE' WHEN c.relkind IN ('v', 'm') THEN 'VIEW' ELSE 'OTHER' END,"
+            + " CASE WHEN c.relkind IN ('r', 'p') THEN 'TABLE' WHEN c.relkind IN ('v', 'm') THEN 'VIEW'"
+            + " ELSE 'OTHER' END,"
             + " obj_description(c.oid, 'pg_class'), a.attname, format_type(a.atttypid, a.atttypmod),"
             + " COALESCE(bt.typname, t.typname), COALESCE(bt.typcategory, t.typcategory)::text, NOT a.attnotnull,"
             + " COALESCE(a.attnum = ANY (i.indkey), false), col_description(c.oid, a.attnum)"
@@ -287,8 +288,8 @@ public final class PostgresDialect implements Dialect {
     /** The databases this user may connect to, templates left out. */
     @Override
     public List<String> databases(Duration timeout) {
-        return CatalogueSink.firstColumn(this, QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES))
-                .stream().sorted().toList();
+        QueryRequest names = QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES);
+        return CatalogueSink.firstColumn(this, names).stream().sorted().toList();
     }
 
     /**

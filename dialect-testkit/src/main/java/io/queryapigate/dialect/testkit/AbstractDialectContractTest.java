@@ -863,7 +863,8 @@ public abstract class AbstractDialectContractTest {
         String own = namespace.catalog() != null ? namespace.catalog() : namespace.schema();
         List<String> databases = dialect.databases(LIMIT);
         assertThat(databases).contains(own).doesNotHaveDuplicates().isSorted();
-        assertThat(databases).as("no system database").noneMatch(name -> SYSTEM_SCHEMAS.contains(name.toLowerCase(Locale.ROOT)));
+        assertThat(databases).as("no system database")
+                .noneMatch(name -> SYSTEM_SCHEMAS.contains(name.toLowerCase(Locale.ROOT)));
 
         Optional<List<SchemaTable>> named = dialect.describeNamespace(Optional.of(own), LIMIT);
         assertThat(named).isPresent();

@@ -269,8 +269,8 @@ public final class TrinoDialect implements Dialect {
     /** The catalogs ({@code system.metadata.catalogs}) the user may see, Trino's own {@code system} left out. */
     @Override
     public List<String> databases(Duration timeout) {
-        return CatalogueSink.firstColumn(this, QueryRequest.read(CATALOGS, List.of(), timeout, CatalogueSink.MAX_TABLES))
-                .stream().sorted().toList();
+        QueryRequest names = QueryRequest.read(CATALOGS, List.of(), timeout, CatalogueSink.MAX_TABLES);
+        return CatalogueSink.firstColumn(this, names).stream().sorted().toList();
     }
 
     /**
