@@ -32,6 +32,7 @@ import java.util.Optional;
  * <p>Bounded, so that a catalogue of any size cannot exhaust memory: at most {@value #MAX_TABLES} relations and
  * {@value #MAX_COLUMNS} columns in all. The first relation past either bound stops the read (its {@code row}
  * answers {@code false}); only whole relations are kept. {@link #tables()} sorts them by catalog, schema and name.
+ * A full answer (10,000 tables of 10 columns with names and comments) retains about 27 MB.
  *
  * <p>Not thread-safe: one per call.
  */
