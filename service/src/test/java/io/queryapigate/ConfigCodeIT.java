@@ -167,6 +167,33 @@ class ConfigCodeIT {
     }
 
     @Test
+    void aNewSecretIsARotationAndAMoveIsNoNewVersion() {
+        Map<String, String> dir = new LinkedHashMap<>();
+        dir.put("queries/moving.yaml", query("moving", "SELECT 1 AS one") + "collection: before\n");
+        dir.put("api_keys/rotating.yaml", key("rotating", "qag_first", "queries: [moving]\n"));
+        assertThat(http().post("/api/v1/config/apply", ADMIN, files(dir)).status()).isEqualTo(200);
+
+        dir.put("queries/moving.yaml", query("moving", "SELECT 1 AS one") + "collection: after\n");
+        dir.put("api_keys/rotating.yaml", key("rotating", "qag_second", "queries: [moving]\n"));
+        Reply r = http().post("/api/v1/config/apply", ADMIN, files(dir));
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        JsonNode changes = r.json().get("changes");
+        assertThat(changes.get(0).get("fields").fieldNames()).toIterable().containsExactly("collection");
+        assertThat(changes.get(0).get("notes").get(0).asText()).isEqualTo("moved to another collection");
+        assertThat(changes.get(1).get("fields").get("secret_sha256").get("to").asText())
+                .isEqualTo(KeyHasher.hashHex("qag_second"));
+
+        JsonNode detail = http().get("/api/v1/queries/moving", ADMIN).json();
+        assertThat(detail.get("collection").asText()).isEqualTo("after");
+        assertThat(detail.get("versions")).as("moving is no new version").hasSize(1);
+        assertThat(http().get("/q/moving", "qag_second").status()).as("the new secret works").isEqualTo(200);
+        assertThat(http().get("/q/moving", "qag_first").status()).as("the old one for its grace period")
+                .isEqualTo(200);
+        assertThat(http().get("/api/v1/api-keys/rotating", ADMIN).json().get("previous_expires_at").isTextual())
+                .isTrue();
+    }
+
+    @Test
     void pruneDeletesOnlyWhatADirectoryOwnedAndNoLongerDeclares() {
         http().saveQuery(ADMIN, "prune-loose", "SELECT 3 AS three", Map.of(), true, null, Map.of());
         Map<String, String> dir = new LinkedHashMap<>();
