@@ -1,5 +1,8 @@
 package io.queryapigate.resources;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.config.SettingsView;
@@ -13,6 +16,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +28,7 @@ import org.slf4j.LoggerFactory;
 @Produces(MediaType.APPLICATION_JSON)
 public class SettingsResource {
     private static final Logger LOG = LoggerFactory.getLogger(SettingsResource.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final List<SettingsView.Section> sections;
     private final Rekey rekey;
@@ -46,14 +51,16 @@ public class SettingsResource {
     @POST
     @Path("/rekey")
     @Consumes(MediaType.WILDCARD)
-    public Map<String, Object> rekey(@Auth Caller caller, Map<String, Object> body) {
+    public Map<String, Object> rekey(@Auth Caller caller, String text) {
         Admin.require(caller);
-        Object check = body == null ? Boolean.FALSE : body.getOrDefault("check", Boolean.FALSE);
-        if (!(check instanceof Boolean)) {
-            throw ApiException.badRequest("invalid_body", "check is true or false");
+        JsonNode node = optionalJson(text);
+        Body.of(node, false, Set.of("check"));
+        JsonNode check = node == null ? null : node.get("check");
+        if (check != null && !check.isNull() && !check.isBoolean()) {
+            throw Body.fieldError("check", "check is true or false");
         }
         try {
-            if ((Boolean) check) {
+            if (check != null && check.asBoolean()) {
                 return rekey.check().toJson();
             }
             Rekey.Report done = rekey.rekey();
@@ -63,6 +70,17 @@ public class SettingsResource {
         } catch (Rekey.Refused e) {
             ApiException refusal = new ApiException(409, e.code(), e.getMessage());
             throw e.values().isEmpty() ? refusal : refusal.with("values", e.values());
+        }
+    }
+
+    private static JsonNode optionalJson(String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            return JSON.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw ApiException.badRequest("invalid_body", "Request body must be a JSON object");
         }
     }
 }
