@@ -178,7 +178,7 @@ public final class SecretReferences implements SecretResolver, AutoCloseable {
             throw new SecretUnavailableException(owner(connection) + ref + " could not be resolved: "
                     + e.getMessage());
         } catch (RuntimeException e) { // a provider's own failure: its class only, its message may echo a value
-            LOG.debug("secret provider {} failed", ref.prefix, e);
+            LOG.debug("secret provider {} failed with {}", ref.prefix, e.getClass().getName());
             throw new SecretUnavailableException(owner(connection) + ref + " could not be resolved: "
                     + e.getClass().getSimpleName());
         }
