@@ -45,8 +45,12 @@ public final class RekeyCommand extends ConfiguredCommand<GatewayConfiguration> 
         String url = Store.resolveUrl(config.getStore().getUrl(), Path.of(config.getHome()));
         Store.migrate(url, config.getStore().getUser(), config.getStore().getPassword());
         Store store = Store.connect(url, config.getStore().getUser(), config.getStore().getPassword());
-        out.println(run(new Rekey(store.jdbi(), SecretBox.of(System.getenv(SecretBox.VARIABLE))),
-                namespace.getBoolean("dryRun"), namespace.getBoolean("forget")));
+        Rekey rekey = new Rekey(store.jdbi(), SecretBox.of(System.getenv(SecretBox.VARIABLE)));
+        out.println(run(rekey, namespace.getBoolean("dryRun"), namespace.getBoolean("forget")));
+        int undecryptable = rekey.report().undecryptable().size();
+        if (undecryptable > 0) { // what a script running it must not take for success
+            throw new IllegalStateException(undecryptable + " password(s) no listed key decrypts");
+        }
     }
 
     /**
