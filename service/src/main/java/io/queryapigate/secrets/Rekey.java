@@ -116,7 +116,7 @@ public final class Rekey {
         requireKey();
         return jdbi.inTransaction(h -> {
             List<String> undecryptable = new ArrayList<>();
-            Map<String, String> moved = new LinkedHashMap<>();
+            Map<String, Map.Entry<String, String>> moving = new LinkedHashMap<>();
             for (Map.Entry<String, String> row : sealed(h).entrySet()) {
                 String name = row.getKey();
                 String context = context(name);
@@ -124,18 +124,21 @@ public final class Rekey {
                 if (index < 0) {
                     undecryptable.add(name);
                 } else if (index > 0) {
-                    moved.put(name, box.seal(box.open(row.getValue(), context), context));
+                    moving.put(name, Map.entry(row.getValue(), box.seal(box.open(row.getValue(), context), context)));
                 }
             }
             if (!undecryptable.isEmpty()) {
                 throw undecryptable(undecryptable);
             }
-            for (Map.Entry<String, String> m : moved.entrySet()) {
-                h.createUpdate("UPDATE connections SET password_sealed = :sealed WHERE name = :name")
-                        .bind("sealed", m.getValue()).bind("name", m.getKey()).execute();
+            int moved = 0;
+            for (Map.Entry<String, Map.Entry<String, String>> m : moving.entrySet()) {
+                // only if unchanged: a password saved meanwhile (under the first key) is not overwritten by the old one
+                moved += h.createUpdate("UPDATE connections SET password_sealed = :sealed WHERE name = :name"
+                        + " AND password_sealed = :was").bind("sealed", m.getValue().getValue())
+                        .bind("was", m.getValue().getKey()).bind("name", m.getKey()).execute();
             }
             Report after = report(h);
-            return new Report(after.keys(), after.byKey(), after.undecryptable(), moved.size());
+            return new Report(after.keys(), after.byKey(), after.undecryptable(), moved);
         });
     }
 

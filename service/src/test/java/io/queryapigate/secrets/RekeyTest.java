@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.queryapigate.store.Store;
+import io.queryapigate.testing.TestingPostgres;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -102,6 +103,25 @@ class RekeyTest {
                 .satisfies(e -> assertThat(((Rekey.Refused) e).code()).isEqualTo("secret_key_required"));
         assertThatThrownBy(rekey::check).isInstanceOf(Rekey.Refused.class);
         assertThat(rekey.report().undecryptable()).containsExactly("sales");
+    }
+
+    @Test
+    void rekeysAPostgresStoreToo() {
+        TestingPostgres.Database db = TestingPostgres.freshDatabase("rekey");
+        try {
+            Store.migrate(db.url(), db.user(), db.password());
+            jdbi = Store.connect(db.url(), db.user(), db.password()).jdbi();
+            connection("a", OLD, "pa");
+            connection("b", NEW, "pb");
+            Rekey rekey = new Rekey(jdbi, SecretBox.of(NEW + "," + OLD));
+            assertThat(rekey.rekey().rekeyed()).isEqualTo(1);
+            assertThat(SecretBox.of(NEW).open(sealedOf("a"), Rekey.context("a"))).isEqualTo("pa");
+            SecretKeyCheck.verify(jdbi, SecretBox.of(NEW));
+            assertThatThrownBy(() -> SecretKeyCheck.verify(jdbi, SecretBox.of(OLD)))
+                    .hasMessageContaining("connection 'a', connection 'b'");
+        } finally {
+            db.dropDatabase();
+        }
     }
 
     @Test
