@@ -155,6 +155,19 @@ public interface Dialect extends AutoCloseable {
     }
 
     /**
+     * The database server's product name and version as it reports them (JDBC's {@code DatabaseMetaData}, a
+     * {@code version()} call), for an administrator testing a connection.
+     *
+     * @param timeout the longest it may take
+     * @return such as {@code "PostgreSQL 16.4"}; empty by default (a dialect that cannot tell)
+     * @throws DialectException with {@link DialectError#UNAVAILABLE} when the database cannot be reached
+     * @since SPI 1.3
+     */
+    default Optional<String> serverVersion(Duration timeout) {
+        return Optional.empty();
+    }
+
+    /**
      * The databases (or schemas, for engines where a database is a schema: MySQL, ClickHouse) that this connection's
      * credentials can see on its server, for an administrator choosing what to browse or connect to. System ones
      * ({@code information_schema}, {@code pg_catalog}, {@code system}) are left out.

@@ -12,7 +12,8 @@ public final class DialectSpi {
      * The SPI version, {@code major.minor}. Minor versions only add default methods, types and records' factory
      * methods. 1.1 added {@link LexicalRules} and {@link Dialect#lexicalRules()}; 1.2 added {@link
      * Dialect#describe}, {@link Nullability} and {@link ColumnInfo#nullability()}; 1.3 added {@link
-     * Dialect#databases}, {@link Dialect#describeNamespace}, {@link SchemaTable} and {@link SchemaColumn}.
+     * Dialect#serverVersion}, {@link Dialect#databases}, {@link Dialect#describeNamespace}, {@link SchemaTable}
+     * and {@link SchemaColumn}.
      */
     public static final String VERSION = "1.3";
 
