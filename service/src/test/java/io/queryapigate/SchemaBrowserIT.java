@@ -76,7 +76,7 @@ class SchemaBrowserIT {
                     + "  maria:\n    dialect: mysql\n    url: " + MARIA.url() + "\n    user: " + MARIA.user()
                     + "\n    password: " + MARIA.password() + "\n    poolSize: 1\n"
                     + "  down:\n    dialect: postgres\n    url: jdbc:postgresql://127.0.0.1:" + closed + "/nothing\n"
-                    + "    user: nobody\n    poolSize: 1\n";
+                    + "    user: nobody\n    poolSize: 1\n    queryTimeout: 2s\n";
             return TestingConfig.write(connections, "security:\n  allowWrites: true\n");
         } catch (IOException | SQLException e) {
             throw new AssertionError(e);
