@@ -242,15 +242,20 @@ public final class Descriptions {
     public ObjectNode forVersion(String connection, Set<TableName> tablesRead, List<String> resultColumns,
             JsonNode authorColumns) {
         ObjectNode out = JSON.objectNode();
-        Lookup lookup = tablesRead.isEmpty() || connections.get(connection).isEmpty() ? null : lookup(connection);
+        boolean known = !tablesRead.isEmpty() && connections.get(connection).isPresent();
+        Lookup lookup = null;
         for (String name : resultColumns) {
             JsonNode own = authorColumns == null ? null : authorColumns.get(name);
             if (own != null && own.isTextual()) {
                 out.put(name, own.textValue());
                 continue;
             }
+            if (!known) {
+                continue;
+            }
+            lookup = lookup == null ? lookup(connection) : lookup;
             Set<String> found = new HashSet<>();
-            for (TableName t : lookup == null ? Set.<TableName>of() : tablesRead) {
+            for (TableName t : tablesRead) {
                 String text = lookup.of(t.catalog(), t.schema(), t.name(), name);
                 if (text != null) {
                     found.add(text);
