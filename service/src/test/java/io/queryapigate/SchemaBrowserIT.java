@@ -255,7 +255,9 @@ class SchemaBrowserIT {
         assertThat(column(table(seen, "main", "customer"), "tier").get("masked").asBoolean()).isFalse();
 
         http.key("sb-elsewhere", Map.of("connections", List.of("pg")));
-        assertThat(schema("duck", "?key=sb-elsewhere").get("tables")).isEmpty();
+        JsonNode elsewhere = schema("duck", "?key=sb-elsewhere");
+        assertThat(elsewhere.get("tables")).isEmpty();
+        assertThat(elsewhere.has("notes")).as("nothing on a connection it is not granted").isFalse();
         http.key("sb-everything", Map.of("connections", List.of("*")));
         assertThat(names(schema("duck", "?key=sb-everything"))).contains("main.secret_notes");
         assertThat(schema("duck", "?key=sb-everything").has("notes")).isTrue();

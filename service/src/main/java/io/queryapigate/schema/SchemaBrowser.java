@@ -84,7 +84,7 @@ public final class SchemaBrowser {
         }
         out.put("truncated", false);
         out.put("described_at", ServerTime.format(catalogue.describedAt()));
-        boolean restricted = grants != null && grants.allowedTables() != null;
+        boolean restricted = grants != null && (!grants.hasConnection(connection) || grants.allowedTables() != null);
         String notes = described == null || restricted ? null : described.notes();
         if (notes != null) {
             out.put("notes", notes);
