@@ -132,6 +132,8 @@ class SchemaBrowserIT {
     void duckDbTablesViewsColumnsKeysAndComments() {
         JsonNode s = schema("duck", "");
         assertThat(s.get("dialect").asText()).isEqualTo("duckdb");
+        assertThat(s.get("truncated").asBoolean()).isFalse();
+        assertThat(s.get("described_at").asText()).matches("[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}");
         assertThat(names(s)).contains("main.customer", "main.tiers", "sales.orders", "main.secret_notes");
         JsonNode customer = table(s, "main", "customer");
         assertThat(customer.get("type").asText()).isEqualTo("table");
@@ -281,6 +283,8 @@ class SchemaBrowserIT {
                 "connection_not_found");
         http.get("/api/v1/connections/duck/schema?key=nobody", ADMIN).assertRefused(404, "key_not_found");
         http.get("/api/v1/connections/down/schema", ADMIN).assertRefused(503, "unavailable");
+        http.get("/api/v1/connections/pg/schema?database=qag_no_such_db", ADMIN).assertRefused(400,
+                "invalid_request");
         http.post("/api/v1/connections/down/descriptions/import", ADMIN, "").assertRefused(503, "unavailable");
         patch("duck", "[{\"table\": \"t\"}]").assertRefused(400, "invalid_body");
         http.patch("/api/v1/connections/duck/descriptions", ADMIN, "{\"items\": [], \"x\": 1}")

@@ -38,6 +38,8 @@ import java.util.Set;
  * catalogue is kept for a short time ({@code metadataCache.schemaTtl}); a refresh reads it again.
  */
 public final class SchemaBrowser {
+    /** The built-in dialects' bound on one answer: at most this many tables, whole ones (the answer may be cut). */
+    public static final int TABLE_BOUND = 10_000;
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     /** One connection's described catalogue, and when it was read (by the dialect instance it was read through). */
@@ -82,7 +84,7 @@ public final class SchemaBrowser {
         for (SchemaTable t : visible) {
             tables.add(table(c, database, t, described, masks, grants));
         }
-        out.put("truncated", false);
+        out.put("truncated", catalogue.tables().size() >= TABLE_BOUND);
         out.put("described_at", ServerTime.format(catalogue.describedAt()));
         boolean restricted = grants != null && (!grants.hasConnection(connection) || grants.allowedTables() != null);
         String notes = described == null || restricted ? null : described.notes();
