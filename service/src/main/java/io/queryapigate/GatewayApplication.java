@@ -17,6 +17,7 @@ import io.queryapigate.cli.DialectsCommand;
 import io.queryapigate.cli.GatewayCheckCommand;
 import io.queryapigate.cli.ImportPythonCommand;
 import io.queryapigate.cli.MigrateStoreCommand;
+import io.queryapigate.cli.RekeyCommand;
 import io.queryapigate.config.SeedQuery;
 import io.queryapigate.events.EventLog;
 import io.queryapigate.guard.Guarding;
@@ -49,6 +50,7 @@ import io.queryapigate.errors.DialectExceptionMapper;
 import io.queryapigate.errors.JettyErrorPages;
 import io.queryapigate.errors.JsonExceptionMapper;
 import io.queryapigate.errors.ParamExceptionMapper;
+import io.queryapigate.errors.SecretUnavailableMapper;
 import io.queryapigate.errors.UnexpectedExceptionMapper;
 import io.queryapigate.errors.WebApplicationExceptionMapper;
 import io.queryapigate.http.Cors;
@@ -78,6 +80,10 @@ import io.queryapigate.resources.SettingsResource;
 import io.queryapigate.resources.QueriesResource;
 import io.queryapigate.resources.QueryResource;
 import io.queryapigate.resources.OpenApiResource;
+import io.queryapigate.secrets.Rekey;
+import io.queryapigate.secrets.SecretBox;
+import io.queryapigate.secrets.SecretKeyCheck;
+import io.queryapigate.secrets.SecretReferences;
 import io.queryapigate.openapi.CallableQueries;
 import io.queryapigate.openapi.Catalog;
 import io.queryapigate.openapi.ManagementDocs;
@@ -122,6 +128,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         bootstrap.addCommand(new DialectsCommand());
         bootstrap.addCommand(new MigrateStoreCommand());
         bootstrap.addCommand(new ImportPythonCommand());
+        bootstrap.addCommand(new RekeyCommand());
     }
 
     @Override
@@ -134,6 +141,10 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         }
 
         Store store = config.getStore().build(environment, home);
+        SecretBox secretBox = SecretBox.of(System.getenv(SecretBox.VARIABLE));
+        SecretKeyCheck.verify(store.jdbi(), secretBox);
+        SecretReferences secretReferences = config.getSecrets().build(System.getenv(), clock);
+        environment.lifecycle().manage(new io.dropwizard.lifecycle.AutoCloseableManager(secretReferences));
         ConnectionRegistry connections = ConnectionRegistry.create(
                 DialectRegistry.discover(GatewayApplication.class.getClassLoader()), config.getConnections(),
                 config.getLimits().queryTimeoutValue(), config.getLimits().getMaxRows(), home).manage(environment);
@@ -190,7 +201,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         });
         var jersey = environment.jersey();
         List.of(new ApiExceptionMapper(), new DialectExceptionMapper(), new JsonExceptionMapper(),
-                new WebApplicationExceptionMapper(), new ParamExceptionMapper(), new UnexpectedExceptionMapper())
+                new WebApplicationExceptionMapper(), new ParamExceptionMapper(), new SecretUnavailableMapper(),
+                new UnexpectedExceptionMapper())
                 .forEach(jersey::register);
         jersey.register(new AuthDynamicFeature(new ApiKeyAuthFilter.Builder()
                 .setAuthenticator(new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache, mapper, clock))
@@ -231,7 +243,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 config.getMetadataCache().schemaTtlValue(), clock), apiKeys));
         jersey.register(new DescriptionsResource(descriptions));
         jersey.register(new MeResource());
-        jersey.register(new SettingsResource(SettingsReport.of(config)));
+        jersey.register(new SettingsResource(SettingsReport.of(config), new Rekey(store.jdbi(), secretBox)));
         jersey.register(new DocsResource(DocsPage.of(
                 SwaggerUi.fromClassPath(GatewayApplication.class.getClassLoader()))));
         Routes routes = new Routes();
