@@ -67,6 +67,10 @@ import io.queryapigate.limits.Limits;
 import io.queryapigate.limits.Quotas;
 import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.resources.ApiKeysResource;
+import io.queryapigate.resources.DescriptionsResource;
+import io.queryapigate.resources.SchemaResource;
+import io.queryapigate.schema.SchemaBrowser;
+import io.queryapigate.descriptions.Descriptions;
 import io.queryapigate.resources.CacheEntriesResource;
 import io.queryapigate.resources.CollectionsResource;
 import io.queryapigate.resources.ConfigResource;
@@ -228,7 +232,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new ExecuteSqlResource(queries, callLimits.paging()));
         RunHistory history = new RunHistory(store, events, quotas);
         QueryCollections collections = new QueryCollections(savedQueries);
-        jersey.register(new QueriesResource(savedQueries, new QueryViews(savedQueries),
+        Descriptions descriptions = new Descriptions(store, connections, clock);
+        jersey.register(new QueriesResource(savedQueries, new QueryViews(savedQueries, descriptions),
                 new QueryAnalysis(savedQueries.definitions()), history));
         jersey.register(new HistoryResource(history));
         jersey.register(new CacheEntriesResource(new CacheEntries(responses, clock)));
@@ -240,6 +245,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 config.getSecurity().getMaskingKey() != null && !config.getSecurity().getMaskingKey().isBlank(),
                 new ApiKeysResource.ServerLimits(config.getLimits().queryTimeoutValue().toMillis() / 1000.0,
                         output.getMaxPageSize(), output.getStreamMaxRows())));
+        jersey.register(new SchemaResource(new SchemaBrowser(connections, descriptions,
+                config.getMetadataCache().schemaTtlValue(), clock), apiKeys));
+        jersey.register(new DescriptionsResource(descriptions));
         jersey.register(new ConfigResource(new ConfigCode(store, savedQueries, apiKeys, managed, cache,
                 c -> connections.get(c).isPresent(), config.getSecurity().getMaskingKey() != null
                         && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock), mapper));
