@@ -248,8 +248,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new SchemaResource(new SchemaBrowser(connections, descriptions,
                 config.getMetadataCache().schemaTtlValue(), clock), apiKeys));
         jersey.register(new DescriptionsResource(descriptions));
-        jersey.register(new ConfigResource(new ConfigCode(store, savedQueries, apiKeys, managed, cache,
-                c -> connections.get(c).isPresent(), config.getSecurity().getMaskingKey() != null
+        jersey.register(new ConfigResource(new ConfigCode(store, savedQueries, apiKeys, managed, descriptions,
+                connections, cache, config.getSecurity().getMaskingKey() != null
                         && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock), mapper));
         jersey.register(new MeResource());
         jersey.register(new SettingsResource(SettingsReport.of(config), new Rekey(store.jdbi(), secretBox)));

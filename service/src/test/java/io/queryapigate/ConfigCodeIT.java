@@ -194,6 +194,48 @@ class ConfigCodeIT {
     }
 
     @Test
+    void aConnectionsDescriptionsAreDeclaredOwnedAndPruned() {
+        Map<String, String> dir = new LinkedHashMap<>();
+        dir.put("descriptions/demo.yaml", "name: demo\nitems:\n- table: film\n  description: Every film we rent\n"
+                + "- table: film\n  column: title\n  description: The title, in capitals\n"
+                + "- table: actor\n  description: People in films\n");
+        Reply r = http().post("/api/v1/config/apply", ADMIN, files(dir));
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        JsonNode items = http().get("/api/v1/connections/demo/descriptions", ADMIN).json().get("items");
+        List<String> described = new ArrayList<>();
+        items.forEach(i -> described.add(i.get("table").asText() + "." + i.get("column").asText() + "="
+                + i.get("description").asText()));
+        assertThat(described).contains("film.null=Every film we rent", "film.title=The title, in capitals",
+                "actor.null=People in films");
+
+        Reply patch = http().patch("/api/v1/connections/demo/descriptions", ADMIN,
+                "{\"items\": [{\"table\": \"film\", \"description\": \"changed by hand\"}]}");
+        patch.assertRefused(409, "managed_by_file");
+        assertThat(patch.json().get("file").asText()).isEqualTo("descriptions/demo.yaml");
+
+        dir.put("descriptions/demo.yaml", "name: demo\nitems:\n- table: film\n  description: Every film we rent\n"
+                + "- table: film\n  column: title\n  description: The title\n");
+        JsonNode kept = http().post("/api/v1/config/apply", ADMIN, files(dir)).json();
+        assertThat(kept.get("changes").get(0).get("fields").fieldNames()).toIterable().containsExactly("film.title");
+        assertThat(kept.get("changes").get(0).get("notes").get(0).asText()).contains("--prune removes them");
+        JsonNode pruned = http().post("/api/v1/config/apply?prune=true", ADMIN, files(dir)).json();
+        JsonNode demo = null;
+        for (JsonNode c : pruned.get("changes")) {
+            demo = c.get("kind").asText().equals("descriptions") ? c : demo;
+        }
+        assertThat(demo).as(pruned.toString()).isNotNull();
+        assertThat(demo.get("fields").get("actor").get("to").isNull()).isTrue();
+        assertThat(http().get("/api/v1/connections/demo/descriptions", ADMIN).json().get("items").toString())
+                .doesNotContain("People in films").contains("The title");
+
+        Reply unknown = http().post("/api/v1/config/diff", ADMIN, files(Map.of("descriptions/nowhere.yaml",
+                "name: nowhere\nitems:\n- table: t\n  description: d\n")));
+        unknown.assertRefused(400, "invalid_config");
+        assertThat(unknown.json().get("errors").get("descriptions/nowhere.yaml:1").asText())
+                .contains("No connection named 'nowhere'");
+    }
+
+    @Test
     void pruneDeletesOnlyWhatADirectoryOwnedAndNoLongerDeclares() {
         http().saveQuery(ADMIN, "prune-loose", "SELECT 3 AS three", Map.of(), true, null, Map.of());
         Map<String, String> dir = new LinkedHashMap<>();

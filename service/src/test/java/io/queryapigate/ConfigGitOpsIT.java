@@ -172,13 +172,18 @@ class ConfigGitOpsIT {
         assertThat(http().patch("/api/v1/api-keys/revoked%20key", ADMIN, "{\"active\": false}").status())
                 .isEqualTo(200);
 
+        assertThat(http().patch("/api/v1/connections/demo/descriptions", ADMIN, "{\"items\": ["
+                + "{\"table\": \"film\", \"description\": \"Every film\"},"
+                + "{\"table\": \"film\", \"column\": \"rating\", \"description\": \"MPAA rating\"},"
+                + "{\"table\": null, \"description\": \"The demo's notes\"}]}").status()).isEqualTo(200);
+
         Path first = Files.createTempDirectory("qag-export-");
         Run export = cli(serverStore(), "export", first.toString());
         assertThat(export.exit()).as(export.output()).isZero();
         assertThat(export.output()).contains("Left out saved query draft only: it has no published version");
         Map<String, String> exported = files(first);
         assertThat(exported).containsKeys("queries/rich query.yaml", "api_keys/rich key.yaml",
-                "api_keys/revoked key.yaml").doesNotContainKey("queries/draft only.yaml");
+                "api_keys/revoked key.yaml", "descriptions/demo.yaml").doesNotContainKey("queries/draft only.yaml");
         assertThat(exported.get("api_keys/revoked key.yaml")).contains("active: false");
 
         String postgres = "store:\n  url: " + PG.url() + "\n  user: " + PG.user() + "\n  password: "

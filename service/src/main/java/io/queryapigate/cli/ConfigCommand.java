@@ -9,6 +9,7 @@ import io.queryapigate.GatewayConfiguration;
 import io.queryapigate.configcode.ConfigCode;
 import io.queryapigate.configcode.ConfigDirectory;
 import io.queryapigate.configcode.Plan;
+import io.queryapigate.descriptions.Descriptions;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.dialect.DialectRegistry;
 import io.queryapigate.errors.ApiException;
@@ -60,7 +61,7 @@ public final class ConfigCommand extends ConfiguredCommand<GatewayConfiguration>
         subparser.addArgument("action").choices("export", "diff", "apply")
                 .help("export: write the store into DIR; diff: print what applying DIR would change; apply: make the"
                         + " store match DIR, all or nothing");
-        subparser.addArgument("dir").help("the configuration directory (queries/NAME.yaml, api_keys/NAME.yaml)");
+        subparser.addArgument("dir").help("the configuration directory (queries/NAME.yaml, api_keys/NAME.yaml, descriptions/CONNECTION.yaml)");
         super.configure(subparser);
         subparser.addArgument("--prune").dest("prune").action(Arguments.storeTrue())
                 .help("diff/apply: also delete what a directory applied earlier owned and DIR no longer declares");
@@ -146,8 +147,8 @@ public final class ConfigCommand extends ConfiguredCommand<GatewayConfiguration>
         Quotas quotas = new Quotas(store.usage(), clock, ZoneId.systemDefault(), null, "", 0, metrics);
         ApiKeys keys = new ApiKeys(store.keys(), cache, quotas, mapper, clock, managed);
         String maskingKey = config.getSecurity().getMaskingKey();
-        return new ConfigCode(store, queries, keys, managed, cache, c -> connections.get(c).isPresent(),
-                maskingKey != null && !maskingKey.isBlank(), mapper, clock);
+        return new ConfigCode(store, queries, keys, managed, new Descriptions(store, connections, clock), connections,
+                cache, maskingKey != null && !maskingKey.isBlank(), mapper, clock);
     }
 
     /** A directory with problems, or a refused apply, says so without a stack trace. */

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.queryapigate.descriptions.Descriptions;
+import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.keys.ApiKeys;
 import io.queryapigate.keys.KeyBody;
@@ -51,7 +53,9 @@ import org.slf4j.LoggerFactory;
 public final class ConfigCode {
     /** The author a query's version gets when its file names none. */
     public static final String AUTHOR = "config";
-    private static final List<String> KINDS = List.of(ManagedObjects.QUERIES, ManagedObjects.API_KEYS);
+    private static final List<String> KINDS = List.of(ManagedObjects.QUERIES, ManagedObjects.API_KEYS,
+            ManagedObjects.DESCRIPTIONS);
+    private static final Set<String> DESCRIPTION_FIELDS = Set.of("name", "items");
     private static final Set<String> KEY_FIELDS;
     private static final Set<String> KEY_STATE_FIELDS;
     private static final Set<String> ALWAYS_WRITTEN = Set.of("connections", "queries");
@@ -82,6 +86,8 @@ public final class ConfigCode {
     private final SavedQueries queries;
     private final ApiKeys keys;
     private final ManagedObjects managed;
+    private final Descriptions descriptions;
+    private final ConnectionRegistry connections;
     private final MetadataCache cache;
     private final Predicate<String> knownConnection;
     private final boolean hashMasking;
@@ -89,17 +95,20 @@ public final class ConfigCode {
     private final Clock clock;
 
     /**
-     * @param knownConnection whether a connection of that name exists, as a key's grants are checked
+     * @param connections the connections (a key's grants and a query name them; descriptions belong to them)
      * @param hashMasking whether the server has a masking key (hash mask rules)
      */
-    public ConfigCode(Store store, SavedQueries queries, ApiKeys keys, ManagedObjects managed, MetadataCache cache,
-            Predicate<String> knownConnection, boolean hashMasking, ObjectMapper mapper, Clock clock) {
+    public ConfigCode(Store store, SavedQueries queries, ApiKeys keys, ManagedObjects managed,
+            Descriptions descriptions, ConnectionRegistry connections, MetadataCache cache, boolean hashMasking,
+            ObjectMapper mapper, Clock clock) {
         this.store = store;
         this.queries = queries;
         this.keys = keys;
         this.managed = managed;
+        this.descriptions = descriptions;
+        this.connections = connections;
         this.cache = cache;
-        this.knownConnection = knownConnection;
+        this.knownConnection = c -> connections.get(c).isPresent();
         this.hashMasking = hashMasking;
         this.mapper = mapper;
         this.clock = clock;
@@ -123,12 +132,17 @@ public final class ConfigCode {
     public record Applied(Plan plan, boolean applied, String directorySha256) {}
 
     /** What a directory declares, read and checked. */
-    private record Declared(Map<String, DeclaredQuery> queries, Map<String, DeclaredKey> keys, String sha256) {}
+    private record Declared(Map<String, DeclaredQuery> queries, Map<String, DeclaredKey> keys,
+            Map<String, DeclaredDescriptions> descriptions, String sha256) {}
 
     private record DeclaredQuery(String name, ConfigFile file, Definition definition, String collection,
             ObjectNode shape, boolean authorGiven) {}
 
     private record DeclaredKey(String name, ConfigFile file, ApiKeys.State state, String secretSha256,
+            ObjectNode shape) {}
+
+    /** A connection's descriptions, each by its label ({@code film}, {@code film.title}, {@code (connection)}). */
+    private record DeclaredDescriptions(String name, ConfigFile file, Map<String, Descriptions.Item> items,
             ObjectNode shape) {}
 
     /** The store's saved queries (published) and keys, as files; the examples' are left out. */
@@ -158,6 +172,24 @@ public final class ConfigCode {
             ObjectNode out = JSON.objectNode().put("name", row.name()).put("secret_sha256", row.keyHash());
             out.setAll(keyShape(stateOf(row)));
             files.put(ManagedObjects.API_KEYS + "/" + row.name() + ".yaml", yaml(out));
+        }
+        for (String connection : new TreeMap<>(connections.all()).keySet()) {
+            JsonNode stored = descriptions.list(connection);
+            if (stored.isEmpty()) {
+                continue;
+            }
+            ObjectNode out = JSON.objectNode().put("name", connection);
+            var items = out.putArray("items");
+            for (JsonNode d : stored) {
+                ObjectNode item = items.addObject();
+                for (String field : List.of("schema", "table", "column")) {
+                    if (d.hasNonNull(field)) {
+                        item.put(field, d.get(field).textValue());
+                    }
+                }
+                item.put("description", d.get("description").textValue());
+            }
+            files.put(ManagedObjects.DESCRIPTIONS + "/" + connection + ".yaml", yaml(out));
         }
         return new Export(files, skipped);
     }
@@ -194,13 +226,15 @@ public final class ConfigCode {
                 Map<String, ManagedRow> owned = owned();
                 boolean newlyOwned = declared.queries().values().stream().anyMatch(q -> !ownedBy(owned,
                         ManagedObjects.QUERIES, q.name(), q.file())) || declared.keys().values().stream()
-                        .anyMatch(k -> !ownedBy(owned, ManagedObjects.API_KEYS, k.name(), k.file()));
+                        .anyMatch(k -> !ownedBy(owned, ManagedObjects.API_KEYS, k.name(), k.file()))
+                        || declared.descriptions().values().stream().anyMatch(d -> !ownedBy(owned,
+                        ManagedObjects.DESCRIPTIONS, d.name(), d.file()));
                 if (plan.changes().isEmpty() && !newlyOwned) {
                     return new Applied(plan, false, declared.sha256());
                 }
                 for (Plan.Change change : plan.changes()) {
                     current[0] = change.file() == null ? change.kind() + "[" + change.name() + "]" : change.file();
-                    execute(change, declared, afterCommit);
+                    execute(change, declared, actor, afterCommit);
                 }
                 current[0] = null;
                 record(declared, plan, actor);
@@ -236,6 +270,7 @@ public final class ConfigCode {
         Problems problems = new Problems();
         Map<String, DeclaredQuery> qs = new TreeMap<>();
         Map<String, DeclaredKey> ks = new TreeMap<>();
+        Map<String, DeclaredDescriptions> ds = new TreeMap<>();
         Map<String, String> seen = new LinkedHashMap<>();
         StringBuilder digest = new StringBuilder();
         for (Map.Entry<String, String> e : new TreeMap<>(files).entrySet()) {
@@ -244,8 +279,8 @@ public final class ConfigCode {
             String fileName = parts[parts.length - 1];
             String stem = fileName.replaceFirst("\\.ya?ml$", "");
             if (parts.length != 2 || !KINDS.contains(parts[0]) || stem.equals(fileName) || stem.isEmpty()) {
-                problems.add(path, 1, "is not where a configuration file goes: queries/NAME.yaml or"
-                        + " api_keys/NAME.yaml");
+                problems.add(path, 1, "is not where a configuration file goes: queries/NAME.yaml,"
+                        + " api_keys/NAME.yaml or descriptions/CONNECTION.yaml");
                 continue;
             }
             ConfigFile f = ConfigFile.parse(path, e.getValue() == null ? "" : e.getValue(), problems);
@@ -267,8 +302,10 @@ public final class ConfigCode {
             }
             if (parts[0].equals(ManagedObjects.QUERIES)) {
                 readQuery(f, name, problems).ifPresent(q -> qs.put(name, q));
-            } else {
+            } else if (parts[0].equals(ManagedObjects.API_KEYS)) {
                 readKey(f, name, problems).ifPresent(k -> ks.put(name, k));
+            } else {
+                readDescriptions(f, name, problems).ifPresent(d -> ds.put(name, d));
             }
         }
         Map<String, String> hashes = new LinkedHashMap<>();
@@ -282,7 +319,7 @@ public final class ConfigCode {
             }
         }
         problems.throwIfAny();
-        return new Declared(qs, ks, ConfigFile.sha256(digest.toString()));
+        return new Declared(qs, ks, ds, ConfigFile.sha256(digest.toString()));
     }
 
     private Optional<DeclaredQuery> readQuery(ConfigFile f, String name, Problems problems) {
@@ -353,6 +390,66 @@ public final class ConfigCode {
         }
         ApiKeys.State state = KeyBody.apply(fields, KeyBody.NONE, knownConnection, hashMasking);
         return Optional.of(new DeclaredKey(name, f, state, secretSha256, keyShape(state)));
+    }
+
+    private Optional<DeclaredDescriptions> readDescriptions(ConfigFile f, String name, Problems problems) {
+        boolean ok = true;
+        for (Iterator<String> it = f.body().fieldNames(); it.hasNext(); ) {
+            String field = it.next();
+            if (!DESCRIPTION_FIELDS.contains(field)) {
+                problems.add(f.path(), f.line(field), field + " is not a known field of a connection's descriptions"
+                        + " (name, items)");
+                ok = false;
+            }
+        }
+        if (!knownConnection.test(name)) {
+            problems.add(f.path(), f.line("name"), "No connection named '" + name + "'.");
+            return Optional.empty();
+        }
+        List<Descriptions.Item> items;
+        try {
+            items = descriptions.parse(name, f.body().get("items"));
+        } catch (ApiException e) {
+            problems.add(f.path(), f.line("items"), e.getMessage());
+            return Optional.empty();
+        }
+        if (!ok) {
+            return Optional.empty();
+        }
+        Map<String, Descriptions.Item> byLabel = new TreeMap<>();
+        ObjectNode shape = JSON.objectNode();
+        for (Descriptions.Item i : items) {
+            if (i.text() == null) {
+                problems.add(f.path(), f.line("items"), label(i) + " has no description: leave it out instead");
+                return Optional.empty();
+            }
+            byLabel.put(label(i), i);
+        }
+        byLabel.forEach((label, i) -> shape.put(label, i.text()));
+        return Optional.of(new DeclaredDescriptions(name, f, byLabel, shape));
+    }
+
+    private static String label(Descriptions.Item i) {
+        if (i.table().isEmpty()) {
+            return "(connection)";
+        }
+        return (i.schema().isEmpty() ? "" : i.schema() + ".") + i.table() + (i.column().isEmpty() ? ""
+                : "." + i.column());
+    }
+
+    /** A connection's stored descriptions, by label. */
+    private Map<String, Descriptions.Item> storedDescriptions(String connection) {
+        Map<String, Descriptions.Item> out = new TreeMap<>();
+        for (JsonNode d : descriptions.list(connection)) {
+            Descriptions.Item i = new Descriptions.Item(text(d, "schema"), text(d, "table"), text(d, "column"),
+                    d.get("description").textValue());
+            out.put(label(i), i);
+        }
+        return out;
+    }
+
+    private static String text(JsonNode o, String field) {
+        return o.hasNonNull(field) ? o.get(field).textValue() : "";
     }
 
     /** An API refusal as problems at the lines of the fields it names (else at {@code fallbackField}'s line). */
@@ -452,8 +549,43 @@ public final class ConfigCode {
                 changes.add(new Plan.Change(ManagedObjects.API_KEYS, k.name(), file, "update", fields, notes));
             }
         }
+        for (DeclaredDescriptions d : declared.descriptions().values()) {
+            Map<String, Descriptions.Item> have = storedDescriptions(d.name());
+            Map<String, Plan.FieldChange> fields = new LinkedHashMap<>();
+            d.items().forEach((label, i) -> {
+                Descriptions.Item before = have.get(label);
+                if (before == null || !before.text().equals(i.text())) {
+                    fields.put(label, new Plan.FieldChange(before == null ? null : JSON.textNode(before.text()),
+                            JSON.textNode(i.text())));
+                }
+            });
+            boolean ownedHere = owned.containsKey(ManagedObjects.DESCRIPTIONS + "/" + d.name());
+            List<String> notes = new ArrayList<>();
+            have.forEach((label, i) -> {
+                if (!d.items().containsKey(label)) {
+                    if (prune && ownedHere) {
+                        fields.put(label, new Plan.FieldChange(JSON.textNode(i.text()), null));
+                    } else if (notes.isEmpty()) {
+                        notes.add("the connection has descriptions the file does not list: left as they are"
+                                + (ownedHere ? " (--prune removes them)" : ""));
+                    }
+                }
+            });
+            String file = d.file().path();
+            if (fields.isEmpty()) {
+                unchanged.add(new Plan.Ref(ManagedObjects.DESCRIPTIONS, d.name(), file));
+            } else {
+                changes.add(new Plan.Change(ManagedObjects.DESCRIPTIONS, d.name(), file, have.isEmpty() ? "create"
+                        : "update", fields, notes));
+            }
+        }
         problems.throwIfAny();
 
+        for (String connection : new TreeMap<>(connections.all()).keySet()) {
+            if (!declared.descriptions().containsKey(connection) && !descriptions.list(connection).isEmpty()) {
+                leftOrPruned(ManagedObjects.DESCRIPTIONS, connection, owned, prune, deletes, notInDirectory);
+            }
+        }
         Set<String> exampleKeys = Set.copyOf(store.examples().names(ExampleDao.KEY));
         for (String name : storedKeys.keySet()) {
             if (!declared.keys().containsKey(name) && !exampleKeys.contains(name)) {
@@ -503,8 +635,25 @@ public final class ConfigCode {
 
     // ---- applying
 
-    private void execute(Plan.Change change, Declared declared, List<Runnable> afterCommit) {
+    private void execute(Plan.Change change, Declared declared, String actor, List<Runnable> afterCommit) {
         String name = change.name();
+        if (change.kind().equals(ManagedObjects.DESCRIPTIONS)) {
+            DeclaredDescriptions d = declared.descriptions().get(name);
+            Map<String, Descriptions.Item> stored = storedDescriptions(name);
+            List<Descriptions.Item> items = new ArrayList<>();
+            Iterable<String> labels = change.action().equals("delete") ? stored.keySet() : change.fields().keySet();
+            for (String label : labels) {
+                Descriptions.Item want = d == null ? null : d.items().get(label);
+                if (want != null) {
+                    items.add(want);
+                } else {
+                    Descriptions.Item was = stored.get(label);
+                    items.add(new Descriptions.Item(was.schema(), was.table(), was.column(), null));
+                }
+            }
+            descriptions.write(name, items, actor, Descriptions.Source.WRITTEN, true);
+            return;
+        }
         if (change.kind().equals(ManagedObjects.QUERIES)) {
             afterCommit.add(() -> cache.invalidateQuery(name));
             DeclaredQuery q = declared.queries().get(name);
@@ -564,6 +713,11 @@ public final class ConfigCode {
         for (DeclaredKey k : declared.keys().values()) {
             dao.forget(ManagedObjects.API_KEYS, k.name());
             dao.insert(new ManagedRow(ManagedObjects.API_KEYS, k.name(), k.file().path(), k.file().sha256(), now,
+                    actor));
+        }
+        for (DeclaredDescriptions d : declared.descriptions().values()) {
+            dao.forget(ManagedObjects.DESCRIPTIONS, d.name());
+            dao.insert(new ManagedRow(ManagedObjects.DESCRIPTIONS, d.name(), d.file().path(), d.file().sha256(), now,
                     actor));
         }
     }

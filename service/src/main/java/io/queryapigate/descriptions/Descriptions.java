@@ -11,6 +11,7 @@ import io.queryapigate.dialect.spi.SchemaTable;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.guard.TableName;
 import io.queryapigate.http.ServerTime;
+import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.store.DescriptionDao;
 import io.queryapigate.store.DescriptionRow;
 import io.queryapigate.store.Store;
@@ -75,9 +76,11 @@ public final class Descriptions {
     private final Jdbi jdbi;
     private final ConnectionRegistry connections;
     private final Clock clock;
+    private final ManagedObjects managed;
 
     public Descriptions(Store store, ConnectionRegistry connections, Clock clock) {
         this.jdbi = store.jdbi();
+        this.managed = new ManagedObjects(store.managed());
         this.connections = connections;
         this.clock = clock;
     }
@@ -148,12 +151,14 @@ public final class Descriptions {
 
     /**
      * Sets or removes descriptions in one transaction. With {@code overwrite} false (an import), a written
-     * description is kept.
+     * description is kept. A connection whose descriptions a configuration-as-code directory owns changes only
+     * through an apply (409 {@code managed_by_file}).
      *
      * @return how many changed
      */
     public int write(String connection, List<Item> items, String actor, Source source, boolean overwrite) {
         require(connection);
+        managed.check(ManagedObjects.DESCRIPTIONS, connection);
         long now = clock.millis();
         return jdbi.inTransaction(h -> {
             DescriptionDao dao = h.attach(DescriptionDao.class);
