@@ -23,6 +23,7 @@ public final class Store {
     private final HistoryDao history;
     private final UsageDao usage;
     private final ExampleDao examples;
+    private final ConnectionDao connections;
 
     private Store(Jdbi jdbi, String url) {
         this.jdbi = jdbi;
@@ -32,6 +33,7 @@ public final class Store {
         this.history = jdbi.onDemand(HistoryDao.class);
         this.usage = jdbi.onDemand(UsageDao.class);
         this.examples = jdbi.onDemand(ExampleDao.class);
+        this.connections = jdbi.onDemand(ConnectionDao.class);
     }
 
     /** The JDBC URL for a configured store URL, or the default SQLite file under {@code home}. */
@@ -163,5 +165,9 @@ public final class Store {
 
     public ExampleDao examples() {
         return examples;
+    }
+
+    public ConnectionDao connections() {
+        return connections;
     }
 }
