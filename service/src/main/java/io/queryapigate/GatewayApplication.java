@@ -18,6 +18,7 @@ import io.queryapigate.cli.GatewayCheckCommand;
 import io.queryapigate.cli.ImportPythonCommand;
 import io.queryapigate.cli.MigrateStoreCommand;
 import io.queryapigate.config.SeedQuery;
+import io.queryapigate.connections.Connections;
 import io.queryapigate.events.EventLog;
 import io.queryapigate.guard.Guarding;
 import io.queryapigate.guard.Masking;
@@ -64,6 +65,7 @@ import io.queryapigate.limits.Quotas;
 import io.queryapigate.resources.ApiKeysResource;
 import io.queryapigate.resources.CacheEntriesResource;
 import io.queryapigate.resources.CollectionsResource;
+import io.queryapigate.resources.ConnectionsResource;
 import io.queryapigate.resources.DocsResource;
 import io.queryapigate.resources.ExamplesResource;
 import io.queryapigate.resources.ExecuteSqlResource;
@@ -79,12 +81,15 @@ import io.queryapigate.openapi.Catalog;
 import io.queryapigate.openapi.ManagementDocs;
 import io.queryapigate.openapi.OpenApiDocument;
 import io.queryapigate.openapi.Routes;
+import io.queryapigate.secrets.SecretBox;
+import io.queryapigate.secrets.SecretReferences;
 import io.queryapigate.store.Store;
 import jakarta.servlet.DispatcherType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.EnumSet;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.LifeCycle;
@@ -130,11 +135,12 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         }
 
         Store store = config.getStore().build(environment, home);
-        ConnectionRegistry connections = ConnectionRegistry.create(
-                DialectRegistry.discover(GatewayApplication.class.getClassLoader()), config.getConnections(),
+        DialectRegistry dialects = DialectRegistry.discover(GatewayApplication.class.getClassLoader());
+        ConnectionRegistry connections = ConnectionRegistry.create(dialects, config.getConnections(),
                 config.getLimits().queryTimeoutValue(), config.getLimits().getMaxRows(), home).manage(environment);
         EventLog events = config.getEvents().build(store.jdbi(), clock, environment);
         MetadataCache cache = config.getMetadataCache().build(store, environment.metrics());
+        Connections managedConnections = connections(config, environment, store, dialects, connections, clock);
         long maxSql = config.getLimits().getMaxSqlLength().toBytes();
         Guarding guarding = new Guarding(new SqlGuard((int) Math.min(Integer.MAX_VALUE, maxSql),
                 SqlGuard.DEFAULT_PARSE_TIMEOUT), config.getSecurity().isAllowWrites());
@@ -223,6 +229,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 new ApiKeysResource.ServerLimits(config.getLimits().queryTimeoutValue().toMillis() / 1000.0,
                         output.getMaxPageSize(), output.getStreamMaxRows())));
         jersey.register(new MeResource());
+        jersey.register(new ConnectionsResource(managedConnections, mapper));
         jersey.register(new SettingsResource(SettingsReport.of(config)));
         jersey.register(new DocsResource(DocsPage.of(
                 SwaggerUi.fromClassPath(GatewayApplication.class.getClassLoader()))));
@@ -233,6 +240,28 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 new CallableQueries(savedQueries, v -> savedQueries.resultColumns(v).orElse(null)),
                 new Catalog(mapper, config.getLimits().getPerAddress(), config.getSecurity().isAllowWrites()),
                 postman));
+    }
+
+    /**
+     * Connections managed through the API: passwords sealed with the keys in {@value SecretBox#VARIABLE}, references
+     * resolved by {@link SecretReferences}; the stored ones opened now, then kept in step with the store, checked
+     * once per metadata-cache TTL (at least a second).
+     */
+    private Connections connections(GatewayConfiguration config, Environment environment, Store store,
+            DialectRegistry dialects, ConnectionRegistry registry, Clock clock) {
+        Map<String, String> variables = environmentVariables();
+        java.time.Duration ttl = java.time.Duration.ofMillis(config.getMetadataCache().getTtl().toMilliseconds());
+        Connections managed = new Connections(store, registry, dialects, SecretBox.of(variables.get(SecretBox.VARIABLE)),
+                new SecretReferences(variables), environment.getValidator(), environment.getObjectMapper(), clock,
+                ttl.compareTo(java.time.Duration.ofSeconds(1)) < 0 ? java.time.Duration.ofSeconds(1) : ttl);
+        managed.live().sync();
+        environment.lifecycle().manage(managed.live());
+        return managed;
+    }
+
+    /** The process's environment (secret keys, references); tests give their own. */
+    protected Map<String, String> environmentVariables() {
+        return System.getenv();
     }
 
     /** The admin port: its optional authentication (first, for every admin servlet) and the metrics servlets. */
