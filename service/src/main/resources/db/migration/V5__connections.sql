@@ -4,8 +4,8 @@
 
 -- One row per connection ever created through the API; a soft-deleted one keeps its row (deleted_at set) until it
 -- is restored or its name is reused. password_sealed is the password encrypted at rest (secrets.SecretBox: AEAD,
--- the key id in the envelope), or NULL; password_ref a secret reference such as ${aws-sm:db/prod} (not a secret
--- itself), or NULL. Never both.
+-- the key id in the envelope), or NULL; password_ref a secret reference such as aws-sm:db/prod in its dollar-brace
+-- form (not a secret itself), or NULL. Never both.
 CREATE TABLE connections (
     id               ${id_pk},
     name             VARCHAR(100) NOT NULL,
