@@ -49,7 +49,7 @@ public final class Connections {
     /** Fields the server writes; ignored in a body, so a read answer may be sent back changed. */
     private static final Set<String> SERVER_FIELDS = Set.of("managed_by", "created_at", "created_by", "updated_at",
             "updated_by");
-    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
     private static final int ATTEMPTS = 5;
 
     private final Store store;
