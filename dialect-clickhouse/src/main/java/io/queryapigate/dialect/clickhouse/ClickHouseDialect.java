@@ -2,6 +2,7 @@ package io.queryapigate.dialect.clickhouse;
 
 import static java.util.Objects.requireNonNull;
 
+import io.queryapigate.dialect.jdbc.CatalogueSink;
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.Capability;
 import io.queryapigate.dialect.spi.ColumnInfo;
@@ -10,9 +11,12 @@ import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.dialect.spi.Nullability;
+import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.RowSink;
+import io.queryapigate.dialect.spi.SchemaColumn;
+import io.queryapigate.dialect.spi.SchemaTable;
 import io.queryapigate.dialect.spi.SessionStrategy;
 import io.queryapigate.dialect.spi.TableNamespace;
 import java.io.IOException;
@@ -27,11 +31,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.sql.JDBCType;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -98,6 +105,18 @@ public final class ClickHouseDialect implements Dialect {
     private static final Pattern WRITTEN_ROWS = Pattern.compile("\"written_rows\"\\s*:\\s*\"?(\\d+)");
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
+    private static final String SERVER_VERSION = "SELECT concat('ClickHouse ', version())";
+    private static final String DATABASES = "SELECT name FROM system.databases"
+            + " WHERE name NOT IN ('system', 'information_schema', 'INFORMATION_SCHEMA') ORDER BY name";
+    /** Whether {@code system.tables} has table comments (ClickHouse 21.6 on). */
+    private static final String HAS_TABLE_COMMENTS = "SELECT count() FROM system.columns"
+            + " WHERE database = 'system' AND table = 'tables' AND name = 'comment'";
+    private static final String TABLES = "SELECT name, engine, %s FROM system.tables"
+            + " WHERE database = ? AND NOT is_temporary AND NOT startsWith(name, '.inner')";
+    /** In declared order within each table: {@code system.columns} lists a table's columns that way. */
+    private static final String COLUMNS = "SELECT table, name, type, comment, is_in_sorting_key FROM system.columns"
+            + " WHERE database = ?";
+
     private final DialectContext context;
     private final ClickHouseDialectConfig config;
     private final URI base;
@@ -110,6 +129,7 @@ public final class ClickHouseDialect implements Dialect {
     private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
     private final AtomicReference<ZoneId> serverZone = new AtomicReference<>();
     private volatile boolean closed;
+    private volatile Boolean tableComments; // null until asked
 
     /**
      * Creates the dialect. Nothing is sent until the first call.
@@ -290,6 +310,118 @@ public final class ClickHouseDialect implements Dialect {
             return Optional.empty();
         }
         return Optional.of(described.columns());
+    }
+
+    /** {@code ClickHouse} and the server's {@code version()}, such as {@code ClickHouse 18.16.1}. */
+    @Override
+    public Optional<String> serverVersion(Duration timeout) {
+        return CatalogueSink.firstColumn(this, QueryRequest.read(SERVER_VERSION, List.of(), timeout, 1)).stream()
+                .findFirst();
+    }
+
+    /** The databases the user can see, {@code system} and {@code information_schema} left out. */
+    @Override
+    public List<String> databases(Duration timeout) {
+        QueryRequest names = QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES);
+        return CatalogueSink.firstColumn(this, names).stream().sorted().toList();
+    }
+
+    /**
+     * From {@code system.tables} and {@code system.columns}, in read calls: the tables, views and materialized views
+     * ({@link SchemaTable.Kind#VIEW}; their {@code .inner} tables left out) and dictionaries ({@link
+     * SchemaTable.Kind#OTHER}) of one database, {@code clickhouse.database} when {@code database} is empty, else
+     * the one named (any of {@link #databases}: a ClickHouse database is a schema). ClickHouse has no primary key
+     * constraint: a column is marked as part of the key when it is in the table's sorting key ({@code
+     * is_in_sorting_key}). A column is nullable exactly when its type is {@code Nullable(...)}. Column comments from
+     * {@code system.columns.comment}; table comments from {@code system.tables.comment} where the server has them
+     * (21.6 on; older servers report none). At most {@value CatalogueSink#MAX_TABLES} tables and {@value
+     * CatalogueSink#MAX_COLUMNS} columns.
+     */
+    @Override
+    public Optional<List<SchemaTable>> describeNamespace(Optional<String> database, Duration timeout) {
+        requireNonNull(database, "database is null");
+        long deadline = System.nanoTime() + saturatedNanos(timeout);
+        String name = database.orElse(config.database());
+        if (database.isPresent() && !databases(timeout).contains(name)) {
+            throw new DialectException(DialectError.SYNTAX, "no database named '" + name + "' that connection '"
+                    + context.connectionName() + "' can see");
+        }
+        List<Parameter> named = List.of(new Parameter("database", name, JDBCType.VARCHAR));
+        Map<String, String[]> relations = new LinkedHashMap<>();
+        String tables = TABLES.formatted(hasTableComments(deadline) ? "comment" : "''");
+        execute(QueryRequest.read(tables, named, left(deadline), CatalogueSink.MAX_TABLES + 1), new RowSink() {
+            @Override
+            public void columns(List<ColumnInfo> columns) {}
+
+            @Override
+            public boolean row(Object[] values) {
+                relations.put(values[0].toString(), new String[] {kind(values[1].toString()), values[2].toString()});
+                return true;
+            }
+        });
+        CatalogueSink sink = new CatalogueSink(this::catalogueColumn);
+        Object[] row = new Object[9];
+        execute(QueryRequest.read(COLUMNS, named, left(deadline), CatalogueSink.maxRows()), new RowSink() {
+            @Override
+            public void columns(List<ColumnInfo> columns) {}
+
+            @Override
+            public boolean row(Object[] values) {
+                String[] relation = relations.remove(values[0].toString());
+                if (relation == null && !values[0].equals(row[2])) {
+                    return true; // an .inner table, or one created since the tables were read
+                }
+                if (relation != null) {
+                    fill(row, name, values[0], relation);
+                }
+                System.arraycopy(values, 1, row, 5, 4);
+                return sink.row(row);
+            }
+        });
+        for (Map.Entry<String, String[]> withoutColumns : relations.entrySet()) {
+            fill(row, name, withoutColumns.getKey(), withoutColumns.getValue());
+            Arrays.fill(row, 5, 9, null);
+            sink.row(row);
+        }
+        return Optional.of(sink.tables());
+    }
+
+    private static void fill(Object[] row, String database, Object table, String[] relation) {
+        row[0] = null;
+        row[1] = database;
+        row[2] = table;
+        row[3] = relation[0];
+        row[4] = relation[1];
+    }
+
+    private static String kind(String engine) {
+        return switch (engine) {
+            case "View", "MaterializedView", "LiveView", "WindowView" -> "VIEW";
+            case "Dictionary" -> "OTHER";
+            default -> "TABLE";
+        };
+    }
+
+    private SchemaColumn catalogueColumn(Object[] row) {
+        ClickHouseType type = ClickHouseType.parse(row[6].toString(), this::serverZone);
+        return new SchemaColumn(row[5].toString(), type.name(), type.jdbcType(),
+                type.nullable() ? Nullability.NULLABLE : Nullability.NO_NULLS, CatalogueSink.flag(row[8]),
+                CatalogueSink.text(row[7]));
+    }
+
+    private boolean hasTableComments(long deadline) {
+        Boolean known = tableComments;
+        if (known == null) {
+            List<String> count = CatalogueSink.firstColumn(this,
+                    QueryRequest.read(HAS_TABLE_COMMENTS, List.of(), left(deadline), 1));
+            known = !count.isEmpty() && !count.get(0).equals("0");
+            tableComments = known;
+        }
+        return known;
+    }
+
+    private static Duration left(long deadline) {
+        return Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
     }
 
     /**

@@ -79,6 +79,30 @@ class ClickHouseDialectContractTest extends AbstractDialectContractTest {
                 "INSERT INTO " + TABLE + " (id) VALUES (5)");
     }
 
+    /**
+     * ClickHouse DDL: no NOT NULL (columns are unless {@code Nullable}), the sorting key {@code (id, code)} as the
+     * key, the column comment in CREATE TABLE, the table comment only where the server keeps one (21.6 on).
+     */
+    @Override
+    protected List<String> schemaFixtureStatements() {
+        List<String> statements = new java.util.ArrayList<>(List.of(
+                "DROP TABLE IF EXISTS " + SCHEMA_VIEW,
+                "DROP TABLE IF EXISTS " + SCHEMA_TABLE,
+                "CREATE TABLE " + SCHEMA_TABLE + " (id Int32, code String, label Nullable(String) COMMENT '"
+                        + COLUMN_COMMENT + "') ENGINE = MergeTree ORDER BY (id, code)",
+                "CREATE VIEW " + SCHEMA_VIEW + " AS SELECT id, label FROM " + SCHEMA_TABLE));
+        if (keepsTableComments()) {
+            statements.add("ALTER TABLE " + SCHEMA_TABLE + " MODIFY COMMENT '" + TABLE_COMMENT + "'");
+        }
+        return statements;
+    }
+
+    @Override
+    protected boolean keepsTableComments() {
+        return !TestingClickHouse.value("SELECT count() FROM system.columns WHERE database = 'system'"
+                + " AND table = 'tables' AND name = 'comment'").equals("0");
+    }
+
     @Override
     protected List<String> writeStatements() {
         return List.of(

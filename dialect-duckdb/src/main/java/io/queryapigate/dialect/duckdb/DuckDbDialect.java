@@ -2,8 +2,10 @@ package io.queryapigate.dialect.duckdb;
 
 import static java.util.Objects.requireNonNull;
 
+import io.queryapigate.dialect.jdbc.CatalogueSink;
 import io.queryapigate.dialect.jdbc.ParameterBinder;
 import io.queryapigate.dialect.jdbc.ResultSetReader;
+import io.queryapigate.dialect.jdbc.SqlTypeNames;
 import io.queryapigate.dialect.jdbc.TimeLimit;
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.Capability;
@@ -12,9 +14,12 @@ import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.RowSink;
+import io.queryapigate.dialect.spi.SchemaColumn;
+import io.queryapigate.dialect.spi.SchemaTable;
 import io.queryapigate.dialect.spi.SessionPlan;
 import io.queryapigate.dialect.spi.SessionStrategy;
 import io.queryapigate.dialect.spi.TableNamespace;
@@ -24,13 +29,16 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.sql.JDBCType;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -68,6 +76,23 @@ public final class DuckDbDialect implements Dialect {
             Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.SERVER_ENFORCED_READ_ONLY)));
     private static final String MEMORY = ":memory:";
     private static final String JDBC_PREFIX = "jdbc:duckdb:";
+    private static final String DATABASES = "SELECT database_name FROM duckdb_databases() WHERE NOT internal"
+            + " ORDER BY database_name";
+    /** One row per column of every table and view of one database ({@code ?}), in {@link CatalogueSink}'s layout. */
+    private static final String CATALOGUE = "SELECT r.database_name, r.schema_name, r.name, r.kind, r.comment,"
+            + " c.column_name, c.data_type, c.is_nullable,"
+            + " coalesce(list_contains(k.constraint_column_names, c.column_name), false), c.comment"
+            + " FROM (SELECT database_name, schema_name, table_name AS name, 'TABLE' AS kind, comment"
+            + " FROM duckdb_tables() WHERE NOT internal AND NOT temporary AND database_name = ?"
+            + " UNION ALL SELECT database_name, schema_name, view_name, 'VIEW', comment"
+            + " FROM duckdb_views() WHERE NOT internal AND NOT temporary AND database_name = ?) r"
+            + " LEFT JOIN duckdb_columns() c ON c.database_name = r.database_name AND c.schema_name = r.schema_name"
+            + " AND c.table_name = r.name"
+            + " LEFT JOIN duckdb_constraints() k ON k.database_name = r.database_name AND k.schema_name = r.schema_name"
+            + " AND k.table_name = r.name AND k.constraint_type = 'PRIMARY KEY'"
+            + " ORDER BY r.schema_name, r.name, c.column_index";
+    private static final String CURRENT_DATABASE = "SELECT current_database()";
+    private static final String SERVER_VERSION = "SELECT 'DuckDB ' || version()";
 
     private final DialectContext context;
     private final DuckDbDialectConfig config;
@@ -191,6 +216,75 @@ public final class DuckDbDialect implements Dialect {
         } finally {
             sessions.release();
         }
+    }
+
+    /** {@code DuckDB} and {@code version()}, such as {@code DuckDB v1.5.6}: the library the service runs. */
+    @Override
+    public Optional<String> serverVersion(Duration timeout) {
+        return firstValue(SERVER_VERSION, timeout);
+    }
+
+    /** The attached databases that are not DuckDB's own ({@code system}, {@code temp}). */
+    @Override
+    public List<String> databases(Duration timeout) {
+        QueryRequest names = QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES);
+        return CatalogueSink.firstColumn(this, names).stream().sorted().toList();
+    }
+
+    /**
+     * From {@code duckdb_tables()}, {@code duckdb_views()}, {@code duckdb_columns()} and {@code
+     * duckdb_constraints()}: every schema of the database ({@code main} and the ones created in it; {@code
+     * information_schema} and {@code pg_catalog} live in DuckDB's internal {@code system} database and are not
+     * listed), temporary objects left out. {@code database} may name any attached database ({@link #databases}).
+     * The type name is DuckDB's ({@code DECIMAL(12,2)}), the JDBC type the nearest one; nullability is the
+     * declared one ({@code NOT NULL}, a primary key). At most {@value CatalogueSink#MAX_TABLES} tables and
+     * {@value CatalogueSink#MAX_COLUMNS} columns.
+     */
+    @Override
+    public Optional<List<SchemaTable>> describeNamespace(Optional<String> database, Duration timeout) {
+        requireNonNull(database, "database is null");
+        long deadline = System.nanoTime() + saturatedNanos(timeout);
+        String name;
+        if (database.isPresent()) {
+            name = database.get();
+            if (!databases(left(deadline)).contains(name)) {
+                throw new DialectException(DialectError.SYNTAX, "no attached DuckDB database named '" + name
+                        + "' on connection '" + context.connectionName() + "'");
+            }
+        } else {
+            name = firstValue(CURRENT_DATABASE, left(deadline)).orElse("");
+        }
+        Parameter named = new Parameter("database", name, JDBCType.VARCHAR);
+        CatalogueSink sink = new CatalogueSink(DuckDbDialect::catalogueColumn);
+        execute(QueryRequest.read(CATALOGUE, List.of(named, named), left(deadline), CatalogueSink.maxRows()), sink);
+        return Optional.of(sink.tables());
+    }
+
+    private static SchemaColumn catalogueColumn(Object[] row) {
+        String type = row[6].toString();
+        return new SchemaColumn(row[5].toString(), type, jdbcType(type), CatalogueSink.nullability(row[7]),
+                CatalogueSink.flag(row[8]), CatalogueSink.text(row[9]));
+    }
+
+    /** The JDBC type the DuckDB driver reports in a run for a catalogue type name, or the nearest standard one. */
+    static JDBCType jdbcType(String type) {
+        String upper = type.strip().toUpperCase(Locale.ROOT);
+        if (upper.endsWith("]")) {
+            return JDBCType.ARRAY;
+        }
+        if (upper.startsWith("MAP(") || upper.startsWith("UNION(")) {
+            return JDBCType.OTHER;
+        }
+        return SqlTypeNames.nearest(type);
+    }
+
+    /** The first value of a one-row read, as text. */
+    private Optional<String> firstValue(String sql, Duration timeout) {
+        return CatalogueSink.firstColumn(this, QueryRequest.read(sql, List.of(), timeout, 1)).stream().findFirst();
+    }
+
+    private static Duration left(long deadline) {
+        return Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
     }
 
     private void acquire(QueryRequest request, long deadline) {

@@ -5,8 +5,10 @@ import static java.util.Objects.requireNonNull;
 import com.mysql.cj.jdbc.JdbcConnection;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.pool.HikariPool;
+import io.queryapigate.dialect.jdbc.CatalogueSink;
 import io.queryapigate.dialect.jdbc.ParameterBinder;
 import io.queryapigate.dialect.jdbc.ResultSetReader;
+import io.queryapigate.dialect.jdbc.SqlTypeNames;
 import io.queryapigate.dialect.jdbc.TimeLimit;
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.Capability;
@@ -15,19 +17,24 @@ import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.RowSink;
+import io.queryapigate.dialect.spi.SchemaColumn;
+import io.queryapigate.dialect.spi.SchemaTable;
 import io.queryapigate.dialect.spi.SessionPlan;
 import io.queryapigate.dialect.spi.SessionStrategy;
 import io.queryapigate.dialect.spi.TableNamespace;
 import java.sql.Connection;
+import java.sql.JDBCType;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.LocalTime;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -81,6 +88,27 @@ public final class MySqlDialect implements Dialect {
             Capability.STREAMING));
 
     private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    private static final String SERVER_VERSION = "SELECT VERSION()";
+    private static final String DATABASES = "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA"
+            + " WHERE SCHEMA_NAME NOT IN ('information_schema', 'mysql', 'performance_schema', 'sys')"
+            + " ORDER BY SCHEMA_NAME";
+    /**
+     * One row per column of every table and view of one schema, in the {@link CatalogueSink} layout; {@code %1$s}
+     * is the schema ({@code DATABASE()} or {@code ?}), compared in each view's own condition so that the server
+     * opens that schema's tables only.
+     */
+    private static final String CATALOGUE = "SELECT NULL, t.TABLE_SCHEMA, t.TABLE_NAME,"
+            + " CASE WHEN t.TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED') THEN 'TABLE'"
+            + " WHEN t.TABLE_TYPE = 'VIEW' THEN 'VIEW' ELSE 'OTHER' END,"
+            // a view's TABLE_COMMENT is the word VIEW
+            + " CASE WHEN t.TABLE_TYPE = 'VIEW' THEN NULL ELSE t.TABLE_COMMENT END,"
+            + " c.COLUMN_NAME, c.COLUMN_TYPE, c.DATA_TYPE, c.IS_NULLABLE, k.COLUMN_NAME IS NOT NULL, c.COLUMN_COMMENT"
+            + " FROM information_schema.TABLES t"
+            + " LEFT JOIN information_schema.COLUMNS c ON c.TABLE_SCHEMA = %1$s AND c.TABLE_NAME = t.TABLE_NAME"
+            + " LEFT JOIN information_schema.KEY_COLUMN_USAGE k ON k.TABLE_SCHEMA = %1$s"
+            + " AND k.TABLE_NAME = c.TABLE_NAME AND k.COLUMN_NAME = c.COLUMN_NAME AND k.CONSTRAINT_NAME = 'PRIMARY'"
+            + " WHERE t.TABLE_SCHEMA = %1$s ORDER BY t.TABLE_NAME, c.ORDINAL_POSITION";
 
     private final DialectContext context;
     private final MySqlDialectConfig config;
@@ -308,6 +336,84 @@ public final class MySqlDialect implements Dialect {
         HikariPool pool = request.mode() == AccessMode.WRITE ? writePool() : readPool;
         // the caller of a read has its rows: the release need not delay its answer
         return onSession(pool, request, sink, deadline, request.mode() == AccessMode.READ, "statement", statementWork);
+    }
+
+    /**
+     * The product and {@code VERSION()}, such as {@code MariaDB 10.11.19-MariaDB-0+deb12u1} or {@code MySQL 8.4.3}:
+     * MariaDB when the version says so.
+     */
+    @Override
+    public Optional<String> serverVersion(Duration timeout) {
+        return CatalogueSink.firstColumn(this, QueryRequest.read(SERVER_VERSION, List.of(), timeout, 1)).stream()
+                .findFirst()
+                .map(v -> (v.toLowerCase(Locale.ROOT).contains("mariadb") ? "MariaDB " : "MySQL ") + v);
+    }
+
+    /** The schemas (MySQL's databases) the user can see, the server's own four left out. */
+    @Override
+    public List<String> databases(Duration timeout) {
+        QueryRequest names = QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES);
+        return CatalogueSink.firstColumn(this, names).stream().sorted().toList();
+    }
+
+    /**
+     * From {@code information_schema.TABLES}, {@code COLUMNS} and {@code KEY_COLUMN_USAGE} (the {@code PRIMARY}
+     * key), in a read call: the tables and views of one schema, the URL's database when {@code database} is empty,
+     * else the schema named (any of {@link #databases}: a MySQL database is a schema, one session reads them all).
+     * {@code TABLE_COMMENT} and {@code COLUMN_COMMENT} are the comments; the type name is {@code COLUMN_TYPE}
+     * ({@code varchar(40)}, {@code int(10) unsigned}), the JDBC type Connector/J's for it ({@code tinyint(1)} is
+     * {@link JDBCType#BIT}). What the user cannot see, the server leaves out. At most {@value
+     * CatalogueSink#MAX_TABLES} tables and {@value CatalogueSink#MAX_COLUMNS} columns.
+     */
+    @Override
+    public Optional<List<SchemaTable>> describeNamespace(Optional<String> database, Duration timeout) {
+        requireNonNull(database, "database is null");
+        long deadline = System.nanoTime() + saturatedNanos(timeout);
+        List<Parameter> parameters = List.of();
+        String schema = "DATABASE()";
+        if (database.isPresent()) {
+            if (!databases(timeout).contains(database.get())) {
+                throw new DialectException(DialectError.SYNTAX, "no database (schema) named '" + database.get()
+                        + "' that connection '" + context.connectionName() + "' can see");
+            }
+            Parameter named = new Parameter("database", database.get(), JDBCType.VARCHAR);
+            parameters = List.of(named, named, named);
+            schema = "?";
+        }
+        CatalogueSink sink = new CatalogueSink(MySqlDialect::catalogueColumn);
+        Duration left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+        execute(QueryRequest.read(CATALOGUE.formatted(schema), parameters, left, CatalogueSink.maxRows()), sink);
+        return Optional.of(sink.tables());
+    }
+
+    private static SchemaColumn catalogueColumn(Object[] row) {
+        String columnType = row[6].toString();
+        return new SchemaColumn(row[5].toString(), columnType, jdbcType(row[7].toString(), columnType),
+                CatalogueSink.nullability(row[8]), CatalogueSink.flag(row[9]), CatalogueSink.text(row[10]));
+    }
+
+    /**
+     * The JDBC type Connector/J reports in a run for a column of {@code DATA_TYPE} and {@code COLUMN_TYPE}: {@code
+     * tinyint(1)} is {@link JDBCType#BIT} (tinyInt1isBit), unsigned integers widen, text and blob types are the
+     * LONG ones, {@code year} a {@link JDBCType#DATE}, {@code enum} and {@code set} {@link JDBCType#CHAR}.
+     */
+    static JDBCType jdbcType(String dataType, String columnType) {
+        String type = dataType.toLowerCase(Locale.ROOT);
+        boolean unsigned = columnType.toLowerCase(Locale.ROOT).contains("unsigned");
+        return switch (type) {
+            case "tinyint" -> columnType.toLowerCase(Locale.ROOT).startsWith("tinyint(1)") ? JDBCType.BIT
+                    : unsigned ? JDBCType.SMALLINT : JDBCType.TINYINT;
+            case "smallint" -> unsigned ? JDBCType.INTEGER : JDBCType.SMALLINT;
+            case "int", "mediumint" -> type.equals("int") && unsigned ? JDBCType.BIGINT : JDBCType.INTEGER;
+            case "bigint" -> JDBCType.BIGINT;
+            case "float" -> JDBCType.REAL;
+            case "text", "tinytext", "mediumtext", "longtext", "json" -> JDBCType.LONGVARCHAR;
+            case "blob", "tinyblob", "mediumblob", "longblob" -> JDBCType.LONGVARBINARY;
+            case "year" -> JDBCType.DATE;
+            case "enum", "set" -> JDBCType.CHAR;
+            case "geometry", "point", "linestring", "polygon" -> JDBCType.BINARY;
+            default -> SqlTypeNames.nearest(type);
+        };
     }
 
     /**

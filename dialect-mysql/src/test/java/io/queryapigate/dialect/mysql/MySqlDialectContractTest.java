@@ -58,6 +58,18 @@ class MySqlDialectContractTest extends AbstractDialectContractTest {
         return FIXTURE_SQL.stream().map(s -> s.replace("updated_at TIMESTAMP)", "updated_at DATETIME)")).toList();
     }
 
+    /** MySQL's comments are part of CREATE TABLE; a view has none. */
+    @Override
+    protected List<String> schemaFixtureStatements() {
+        return List.of(
+                "DROP VIEW IF EXISTS " + SCHEMA_VIEW,
+                "DROP TABLE IF EXISTS " + SCHEMA_TABLE,
+                "CREATE TABLE " + SCHEMA_TABLE + " (id INTEGER NOT NULL, code VARCHAR(20) NOT NULL,"
+                        + " label VARCHAR(40) COMMENT '" + COLUMN_COMMENT + "', PRIMARY KEY (id, code))"
+                        + " COMMENT = '" + TABLE_COMMENT + "'",
+                "CREATE VIEW " + SCHEMA_VIEW + " AS SELECT id, label FROM " + SCHEMA_TABLE);
+    }
+
     @Override
     protected Dialect createDialect(int poolSize) throws Exception {
         TestingMariaDb.require();

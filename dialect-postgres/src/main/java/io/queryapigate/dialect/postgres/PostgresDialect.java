@@ -5,8 +5,10 @@ import static java.util.Objects.requireNonNull;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import com.zaxxer.hikari.pool.HikariPool;
+import io.queryapigate.dialect.jdbc.CatalogueSink;
 import io.queryapigate.dialect.jdbc.ParameterBinder;
 import io.queryapigate.dialect.jdbc.ResultSetReader.ColumnReader;
+import io.queryapigate.dialect.jdbc.SqlTypeNames;
 import io.queryapigate.dialect.jdbc.TimeLimit;
 import io.queryapigate.dialect.postgres.PostgresDialectConfig.QueryMode;
 import io.queryapigate.dialect.spi.AccessMode;
@@ -17,20 +19,25 @@ import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.dialect.spi.Nullability;
+import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.RowSink;
+import io.queryapigate.dialect.spi.SchemaColumn;
+import io.queryapigate.dialect.spi.SchemaTable;
 import io.queryapigate.dialect.spi.SessionPlan;
 import io.queryapigate.dialect.spi.SessionStrategy;
 import io.queryapigate.dialect.spi.TableNamespace;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.sql.Connection;
+import java.sql.JDBCType;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -80,6 +87,30 @@ public final class PostgresDialect implements Dialect {
     private static final String URL_PREFIX = "jdbc:postgresql:";
     private static final Executor ABORTER = runnable -> Thread.ofPlatform()
             .name("queryapigate-postgres-abort").daemon().start(runnable);
+
+    private static final String SERVER_VERSION = "SELECT 'PostgreSQL ' || current_setting('server_version')";
+    private static final String DATABASES = "SELECT datname FROM pg_catalog.pg_database WHERE datallowconn"
+            + " AND NOT datistemplate AND has_database_privilege(datname, 'CONNECT') ORDER BY datname";
+    private static final String IS_CURRENT_DATABASE = "SELECT (datname = current_database())::text"
+            + " FROM pg_catalog.pg_database WHERE datname = ? AND datallowconn AND NOT datistemplate"
+            + " AND has_database_privilege(datname, 'CONNECT')";
+    /** One row per column of every readable relation, in the {@link CatalogueSink} layout. */
+    private static final String CATALOGUE = "SELECT current_database(), n.nspname, c.relname,"
+            + " CASE WHEN c.relkind IN ('r', 'p') THEN 'TABLE' WHEN c.relkind IN ('v', 'm') THEN 'VIEW'"
+            + " ELSE 'OTHER' END,"
+            + " obj_description(c.oid, 'pg_class'), a.attname, format_type(a.atttypid, a.atttypmod),"
+            + " COALESCE(bt.typname, t.typname), COALESCE(bt.typcategory, t.typcategory)::text, NOT a.attnotnull,"
+            + " COALESCE(a.attnum = ANY (i.indkey), false), col_description(c.oid, a.attnum)"
+            + " FROM pg_catalog.pg_class c"
+            + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+            + " LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
+            + " LEFT JOIN pg_catalog.pg_type t ON t.oid = a.atttypid"
+            + " LEFT JOIN pg_catalog.pg_type bt ON t.typtype = 'd' AND bt.oid = t.typbasetype"
+            + " LEFT JOIN pg_catalog.pg_index i ON i.indrelid = c.oid AND i.indisprimary"
+            + " WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition"
+            + " AND n.nspname <> 'information_schema' AND left(n.nspname, 3) <> 'pg_'"
+            + " AND has_schema_privilege(n.oid, 'USAGE') AND has_any_column_privilege(c.oid, 'SELECT')"
+            + " ORDER BY n.nspname, c.relname, a.attnum";
 
     private final DialectContext context;
     private final PostgresDialectConfig config;
@@ -245,6 +276,81 @@ public final class PostgresDialect implements Dialect {
         } finally {
             call.release();
         }
+    }
+
+    /** {@code PostgreSQL} and the server's {@code server_version}, such as {@code PostgreSQL 15.18 (Debian ...)}. */
+    @Override
+    public Optional<String> serverVersion(Duration timeout) {
+        return CatalogueSink.firstColumn(this, QueryRequest.read(SERVER_VERSION, List.of(), timeout, 1)).stream()
+                .findFirst();
+    }
+
+    /** The databases this user may connect to, templates left out. */
+    @Override
+    public List<String> databases(Duration timeout) {
+        QueryRequest names = QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES);
+        return CatalogueSink.firstColumn(this, names).stream().sorted().toList();
+    }
+
+    /**
+     * From {@code pg_class}, {@code pg_attribute}, {@code pg_index} and {@code obj_description}/{@code
+     * col_description}, in a read call: the tables (partitioned ones as one table, their partitions left out),
+     * views, materialized views ({@link SchemaTable.Kind#VIEW}) and foreign tables ({@link SchemaTable.Kind#OTHER})
+     * of every schema but {@code information_schema} and the {@code pg_*} ones, that the user may read (USAGE on the
+     * schema, SELECT on the table or one of its columns). The type name is {@code format_type}'s ({@code
+     * character varying(100)}), the JDBC type pgjdbc's for the type (a domain's base type). At most {@value
+     * CatalogueSink#MAX_TABLES} tables and {@value CatalogueSink#MAX_COLUMNS} columns.
+     *
+     * <p>A session sees its own database's catalogue only: another database is refused ({@link
+     * DialectError#SYNTAX}); browse it with a connection to that database.
+     */
+    @Override
+    public Optional<List<SchemaTable>> describeNamespace(Optional<String> database, Duration timeout) {
+        requireNonNull(database, "database is null");
+        long deadline = System.nanoTime() + saturatedNanos(timeout);
+        if (database.isPresent()) {
+            Parameter named = new Parameter("database", database.get(), JDBCType.VARCHAR);
+            List<String> isCurrent = CatalogueSink.firstColumn(this,
+                    QueryRequest.read(IS_CURRENT_DATABASE, List.of(named), timeout, 1));
+            if (isCurrent.isEmpty()) {
+                throw new DialectException(DialectError.SYNTAX, "no database named '" + database.get()
+                        + "' that connection '" + context.connectionName() + "' may connect to");
+            }
+            if (!CatalogueSink.flag(isCurrent.get(0))) {
+                throw new DialectException(DialectError.SYNTAX, "database '" + database.get() + "' is not the one"
+                        + " connection '" + context.connectionName() + "' uses: a PostgreSQL session reads only its"
+                        + " own database's catalogue; browse it with a connection to that database");
+            }
+        }
+        CatalogueSink sink = new CatalogueSink(PostgresDialect::catalogueColumn);
+        Duration left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+        execute(QueryRequest.read(CATALOGUE, List.of(), left, CatalogueSink.maxRows()), sink);
+        return Optional.of(sink.tables());
+    }
+
+    private static SchemaColumn catalogueColumn(Object[] row) {
+        return new SchemaColumn(row[5].toString(), row[6].toString(), jdbcType(row[7].toString(), row[8].toString()),
+                CatalogueSink.nullability(row[9]), CatalogueSink.flag(row[10]), CatalogueSink.text(row[11]));
+    }
+
+    /**
+     * The JDBC type pgjdbc reports for a column of a type, from {@code pg_type}'s name and category (a domain's
+     * base type's): {@code bool} is {@link JDBCType#BIT}, an array type (category {@code A}) {@link
+     * JDBCType#ARRAY}, the rest as pgjdbc's type table has them.
+     */
+    static JDBCType jdbcType(String typname, String category) {
+        if (category.equals("A")) {
+            return JDBCType.ARRAY;
+        }
+        return switch (typname) {
+            case "bool" -> JDBCType.BIT;
+            case "text", "name", "varchar" -> JDBCType.VARCHAR;
+            case "oid" -> JDBCType.BIGINT;
+            case "money" -> JDBCType.DOUBLE;
+            case "xml" -> JDBCType.SQLXML;
+            case "json", "jsonb", "uuid", "interval", "inet", "cidr", "macaddr", "point", "tsvector" -> JDBCType.OTHER;
+            default -> category.equals("E") ? JDBCType.VARCHAR : SqlTypeNames.nearest(typname);
+        };
     }
 
     /**

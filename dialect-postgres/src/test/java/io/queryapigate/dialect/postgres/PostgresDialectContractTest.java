@@ -2,6 +2,7 @@ package io.queryapigate.dialect.postgres;
 
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.Dialect;
+import io.queryapigate.dialect.spi.TableNamespace;
 import io.queryapigate.dialect.testkit.AbstractDialectContractTest;
 import io.queryapigate.dialect.testkit.TcpProxy;
 import java.sql.Connection;
@@ -68,6 +69,12 @@ class PostgresDialectContractTest extends AbstractDialectContractTest {
         all.add("SET search_path TO " + SCHEMA);
         all.addAll(statements);
         TestingPostgresServer.get().run(all);
+    }
+
+    /** The fixture's schema in the server's database (the dialect's default namespace says {@code public}). */
+    @Override
+    protected TableNamespace fixtureNamespace(Dialect dialect) {
+        return new TableNamespace(TestingPostgresServer.get().databasePath().substring(1).split("\\?")[0], SCHEMA);
     }
 
     /** pgjdbc reads NOT NULL from the catalog for table columns. */

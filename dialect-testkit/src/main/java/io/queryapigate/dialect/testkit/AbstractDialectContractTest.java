@@ -15,7 +15,10 @@ import io.queryapigate.dialect.spi.Nullability;
 import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
+import io.queryapigate.dialect.spi.SchemaColumn;
+import io.queryapigate.dialect.spi.SchemaTable;
 import io.queryapigate.dialect.spi.SessionPlan;
+import io.queryapigate.dialect.spi.TableNamespace;
 import java.math.BigDecimal;
 import java.sql.JDBCType;
 import java.time.Duration;
@@ -23,7 +26,10 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -90,6 +96,15 @@ public abstract class AbstractDialectContractTest {
             "INSERT INTO " + TABLE + " VALUES (4, 4000000000, 99999.99, 10000000000.0, 'it''s', FALSE,"
                     + " DATE '2038-01-19', TIMESTAMP '2038-01-19 03:14:08')",
             "INSERT INTO " + TABLE + " (id) VALUES (5)");
+
+    /** The schema browser's fixture table; see {@link #schemaFixtureStatements()}. */
+    public static final String SCHEMA_TABLE = "qag_schema";
+    /** The schema browser's fixture view. */
+    public static final String SCHEMA_VIEW = "qag_schema_view";
+    /** The comment on {@value #SCHEMA_TABLE}. */
+    public static final String TABLE_COMMENT = "qag schema table";
+    /** The comment on {@value #SCHEMA_TABLE}{@code .label}. */
+    public static final String COLUMN_COMMENT = "the label";
 
     /** The time limit of ordinary calls in these tests. */
     protected static final Duration LIMIT = Duration.ofSeconds(30);
@@ -218,6 +233,78 @@ public abstract class AbstractDialectContractTest {
      */
     protected String failsWhenRun() {
         return "SELECT (SELECT id FROM " + TABLE + ") AS one_id";
+    }
+
+    /**
+     * Whether the dialect describes its catalogue ({@link Dialect#databases}, {@link Dialect#describeNamespace}). A
+     * dialect built against SPI 1.2 says no here, and the catalogue tests then check that it answers empty.
+     *
+     * @return true by default
+     */
+    protected boolean describesNamespaces() {
+        return true;
+    }
+
+    /**
+     * Whether the dialect reports its server's product and version ({@link Dialect#serverVersion}); one built
+     * against SPI 1.2 says no here, and the test then checks that it answers empty.
+     *
+     * @return true by default
+     */
+    protected boolean reportsServerVersion() {
+        return true;
+    }
+
+    /**
+     * The statements that create the schema browser's fixture, run through {@link #setUpFixture} by the catalogue
+     * tests only: the table {@value #SCHEMA_TABLE} with columns {@code id} (integer, NOT NULL), {@code code}
+     * (text, NOT NULL), {@code label} (text, nullable, with the comment {@value #COLUMN_COMMENT}), a primary key of
+     * {@code (id, code)} (or the engine's nearest: a sorting key), the table comment {@value #TABLE_COMMENT}, and
+     * the view {@value #SCHEMA_VIEW} of its {@code id} and {@code label}. They must drop what an earlier run left.
+     * The default is PostgreSQL's and DuckDB's DDL.
+     *
+     * @return the statements
+     */
+    protected List<String> schemaFixtureStatements() {
+        return List.of(
+                "DROP VIEW IF EXISTS " + SCHEMA_VIEW,
+                "DROP TABLE IF EXISTS " + SCHEMA_TABLE,
+                "CREATE TABLE " + SCHEMA_TABLE + " (id INTEGER NOT NULL, code VARCHAR(20) NOT NULL, label VARCHAR(40),"
+                        + " PRIMARY KEY (id, code))",
+                "COMMENT ON TABLE " + SCHEMA_TABLE + " IS '" + TABLE_COMMENT + "'",
+                "COMMENT ON COLUMN " + SCHEMA_TABLE + ".label IS '" + COLUMN_COMMENT + "'",
+                "CREATE VIEW " + SCHEMA_VIEW + " AS SELECT id, label FROM " + SCHEMA_TABLE);
+    }
+
+    /**
+     * Whether the engine keeps table comments; one that cannot (ClickHouse before 21.6) checks that none is
+     * reported.
+     *
+     * @return true by default
+     */
+    protected boolean keepsTableComments() {
+        return true;
+    }
+
+    /**
+     * Whether the engine has primary keys or sorting keys that {@link #schemaFixtureStatements()} declares; one
+     * without (Trino) checks that no column is reported as part of one.
+     *
+     * @return true by default
+     */
+    protected boolean hasPrimaryKeys() {
+        return true;
+    }
+
+    /**
+     * Where the fixture's tables live as {@link Dialect#describeNamespace} names it; by default the dialect's
+     * {@link Dialect#defaultNamespace()}.
+     *
+     * @param dialect the dialect under test
+     * @return the namespace
+     */
+    protected TableNamespace fixtureNamespace(Dialect dialect) {
+        return dialect.defaultNamespace();
     }
 
     /**
@@ -525,6 +612,20 @@ public abstract class AbstractDialectContractTest {
             assertThat(described).as("describe after close").isNotNull();
             assertThat(described.error()).isEqualTo(DialectError.UNAVAILABLE);
         }
+        if (reportsServerVersion()) {
+            DialectException version = catchThrowableOfType(DialectException.class, () -> dialect.serverVersion(LIMIT));
+            assertThat(version).as("serverVersion after close").isNotNull();
+            assertThat(version.error()).isEqualTo(DialectError.UNAVAILABLE);
+        }
+        if (describesNamespaces()) {
+            DialectException databases = catchThrowableOfType(DialectException.class, () -> dialect.databases(LIMIT));
+            assertThat(databases).as("databases after close").isNotNull();
+            assertThat(databases.error()).isEqualTo(DialectError.UNAVAILABLE);
+            DialectException namespace = catchThrowableOfType(DialectException.class,
+                    () -> dialect.describeNamespace(Optional.empty(), LIMIT));
+            assertThat(namespace).as("describeNamespace after close").isNotNull();
+            assertThat(namespace.error()).isEqualTo(DialectError.UNAVAILABLE);
+        }
         DialectException health = catchThrowableOfType(DialectException.class, () -> dialect.checkHealth(Duration.ofSeconds(5)));
         assertThat(health).isNotNull();
         assertThat(health.error()).isEqualTo(DialectError.UNAVAILABLE);
@@ -696,7 +797,137 @@ public abstract class AbstractDialectContractTest {
         assertThat(countRows(dialect)).isEqualTo(5);
     }
 
+    // ---------------------------------------------------------------- k. the schema browser and the server's version
+
+    @Test
+    void describeNamespaceShowsTablesViewsColumnsKeysAndComments() throws Exception {
+        setUpFixture(schemaFixtureStatements());
+        Dialect dialect = dialect(1);
+        Optional<List<SchemaTable>> described = dialect.describeNamespace(Optional.empty(), LIMIT);
+        if (!describesNamespaces()) {
+            assertThat(described).isEmpty();
+            assertThat(dialect.databases(LIMIT)).isEmpty();
+            return;
+        }
+        assertThat(described).isPresent();
+        List<SchemaTable> tables = described.get();
+        TableNamespace namespace = fixtureNamespace(dialect);
+
+        SchemaTable table = relation(tables, namespace, SCHEMA_TABLE);
+        assertThat(table.kind()).isEqualTo(SchemaTable.Kind.TABLE);
+        assertThat(table.comment()).isEqualTo(keepsTableComments() ? Optional.of(TABLE_COMMENT) : Optional.empty());
+        assertThat(table.columns()).extracting(SchemaColumn::name).containsExactly("id", "code", "label");
+        SchemaColumn id = table.columns().get(0);
+        SchemaColumn code = table.columns().get(1);
+        SchemaColumn label = table.columns().get(2);
+        assertThat(id.type()).isIn(JDBCType.INTEGER, JDBCType.BIGINT);
+        assertThat(label.type()).isIn(JDBCType.VARCHAR, JDBCType.NVARCHAR, JDBCType.LONGVARCHAR, JDBCType.CHAR);
+        assertThat(table.columns()).allSatisfy(c -> assertThat(c.typeName()).isNotBlank());
+        assertThat(id.nullability()).as("id NOT NULL").isEqualTo(Nullability.NO_NULLS);
+        assertThat(code.nullability()).as("code NOT NULL").isEqualTo(Nullability.NO_NULLS);
+        assertThat(label.nullability()).as("label").isEqualTo(Nullability.NULLABLE);
+        assertThat(id.primaryKey()).as("id in the key").isEqualTo(hasPrimaryKeys());
+        assertThat(code.primaryKey()).as("code in the key").isEqualTo(hasPrimaryKeys());
+        assertThat(label.primaryKey()).as("label in the key").isFalse();
+        assertThat(label.comment()).contains(COLUMN_COMMENT);
+        assertThat(id.comment()).isEmpty();
+
+        SchemaTable view = relation(tables, namespace, SCHEMA_VIEW);
+        assertThat(view.kind()).isEqualTo(SchemaTable.Kind.VIEW);
+        assertThat(view.columns()).extracting(SchemaColumn::name).containsExactly("id", "label");
+        assertThat(view.columns()).noneMatch(SchemaColumn::primaryKey);
+
+        SchemaTable contract = relation(tables, namespace, TABLE);
+        RecordingSink ran = run(dialect, read(SELECT_ALL));
+        assertThat(contract.columns()).extracting(SchemaColumn::name).containsExactlyElementsOf(COLUMNS);
+        assertThat(contract.columns()).as("the JDBC types a run of the table hands the sink")
+                .extracting(SchemaColumn::type)
+                .containsExactlyElementsOf(ran.columns().stream().map(ColumnInfo::type).toList());
+
+        assertThat(tables).as("no system schema").noneSatisfy(t -> assertThat(isSystemSchema(t.namespace())).isTrue());
+        assertThat(tables).as("ordered by catalog, schema, name").isSortedAccordingTo(CATALOGUE_ORDER);
+        assertThat(dialect.describeNamespace(Optional.empty(), LIMIT)).as("a second call").isEqualTo(described);
+        assertSessionAsItWas(dialect);
+    }
+
+    @Test
+    void databasesListTheConnectionsOwnAndANamedOneIsDescribedAnUnknownOneRefused() throws Exception {
+        setUpFixture(schemaFixtureStatements());
+        Dialect dialect = dialect(1);
+        if (!describesNamespaces()) {
+            assertThat(dialect.databases(LIMIT)).isEmpty();
+            assertThat(dialect.describeNamespace(Optional.of("qag_no_such_database"), LIMIT)).isEmpty();
+            return;
+        }
+        TableNamespace namespace = fixtureNamespace(dialect);
+        String own = namespace.catalog() != null ? namespace.catalog() : namespace.schema();
+        List<String> databases = dialect.databases(LIMIT);
+        assertThat(databases).contains(own).doesNotHaveDuplicates().isSorted();
+        assertThat(databases).as("no system database")
+                .noneMatch(name -> SYSTEM_SCHEMAS.contains(name.toLowerCase(Locale.ROOT)));
+
+        Optional<List<SchemaTable>> named = dialect.describeNamespace(Optional.of(own), LIMIT);
+        assertThat(named).isPresent();
+        assertThat(relation(named.get(), namespace, SCHEMA_TABLE).columns()).hasSize(3);
+
+        DialectException unknown = catchThrowableOfType(DialectException.class,
+                () -> dialect.describeNamespace(Optional.of("qag_no_such_database"), LIMIT));
+        assertThat(unknown).as("an unknown database").isNotNull();
+        assertThat(unknown.error()).as(unknown.getMessage()).isEqualTo(DialectError.SYNTAX);
+        assertThat(unknown.getMessage()).contains("qag_no_such_database");
+        assertSessionAsItWas(dialect);
+    }
+
+    @Test
+    void serverVersionNamesTheProductAndItsVersion() throws Exception {
+        Dialect dialect = dialect(1);
+        Optional<String> version = dialect.serverVersion(LIMIT);
+        if (!reportsServerVersion()) {
+            assertThat(version).isEmpty();
+            return;
+        }
+        assertThat(version).hasValueSatisfying(v -> assertThat(v).as("product, blank, version")
+                .matches("(?s)\\p{L}+ v?\\d.*"));
+        assertSessionAsItWas(dialect);
+    }
+
     // ---------------------------------------------------------------- helpers
+
+    /** Names of the engines' system schemas and databases, none of which the catalogue methods may list. */
+    private static final Set<String> SYSTEM_SCHEMAS = Set.of("information_schema", "pg_catalog", "pg_toast", "system",
+            "mysql", "performance_schema", "sys", "temp");
+
+    private static final Comparator<SchemaTable> CATALOGUE_ORDER = Comparator
+            .comparing((SchemaTable t) -> Objects.requireNonNullElse(t.namespace().catalog(), ""))
+            .thenComparing(t -> Objects.requireNonNullElse(t.namespace().schema(), ""))
+            .thenComparing(SchemaTable::name);
+
+    private static boolean isSystemSchema(TableNamespace namespace) {
+        String schema = Objects.requireNonNullElse(namespace.schema(), "").toLowerCase(Locale.ROOT);
+        return SYSTEM_SCHEMAS.contains(schema) || schema.startsWith("pg_");
+    }
+
+    private static SchemaTable relation(List<SchemaTable> tables, TableNamespace namespace, String name) {
+        List<SchemaTable> found = tables.stream()
+                .filter(t -> t.name().equals(name) && t.namespace().equals(namespace)).toList();
+        assertThat(found).as("%s in %s among %s", name, namespace,
+                tables.stream().map(t -> t.namespace() + "." + t.name()).toList()).hasSize(1);
+        return found.get(0);
+    }
+
+    /** The catalogue calls ran on the single pooled session: it still answers, with its defaults, read-only. */
+    private void assertSessionAsItWas(Dialect dialect) {
+        assertThat(countRows(dialect)).isEqualTo(5);
+        SessionStateProbe probe = sessionStateProbes().get(0);
+        assertThat(text(run(dialect, read(probe.read())))).as(probe.description() + " after the catalogue calls")
+                .isEqualTo(probe.expectedDefault());
+        if (dialect.capabilities().contains(Capability.SERVER_ENFORCED_READ_ONLY)) {
+            assertThat(failure(dialect, read(writeStatements().get(0))).error())
+                    .as("a read after the catalogue calls is still read-only").isIn(readOnlyViolationErrors());
+        }
+        assertThat(countRows(dialect)).isEqualTo(5);
+    }
+
 
     private static long countRows(Dialect dialect) {
         Object count = run(dialect, read("SELECT count(*) FROM " + TABLE)).singleValue();

@@ -2,6 +2,7 @@ package io.queryapigate.dialect.trino;
 
 import static java.util.Objects.requireNonNull;
 
+import io.queryapigate.dialect.jdbc.CatalogueSink;
 import io.queryapigate.dialect.jdbc.ParameterBinder;
 import io.queryapigate.dialect.jdbc.ResultSetReader;
 import io.queryapigate.dialect.jdbc.TimeLimit;
@@ -12,9 +13,13 @@ import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.dialect.spi.Nullability;
+import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.RowSink;
+import io.queryapigate.dialect.spi.SchemaColumn;
+import io.queryapigate.dialect.spi.SchemaTable;
 import io.queryapigate.dialect.spi.SessionPlan;
 import io.queryapigate.dialect.spi.SessionStrategy;
 import io.queryapigate.dialect.spi.TableNamespace;
@@ -83,6 +88,24 @@ public final class TrinoDialect implements Dialect {
             Capability.STREAMING));
 
     private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    private static final String SERVER_VERSION = "SELECT 'Trino ' || version()";
+    private static final String CATALOGS = "SELECT catalog_name FROM system.metadata.catalogs"
+            + " WHERE catalog_name <> 'system' ORDER BY catalog_name";
+    /**
+     * One row per column of every table and view of one catalog ({@code ?}, bound thrice so that each catalogue
+     * table is asked for that catalog only), in the {@link CatalogueSink} layout.
+     */
+    private static final String CATALOGUE = "SELECT t.table_cat, t.table_schem, t.table_name,"
+            + " CASE t.table_type WHEN 'TABLE' THEN 'TABLE' WHEN 'VIEW' THEN 'VIEW' ELSE 'OTHER' END,"
+            + " m.comment, c.column_name, c.type_name, c.is_nullable, c.remarks"
+            + " FROM system.jdbc.tables t"
+            + " LEFT JOIN system.metadata.table_comments m ON m.catalog_name = ? AND m.catalog_name = t.table_cat"
+            + " AND m.schema_name = t.table_schem AND m.table_name = t.table_name"
+            + " LEFT JOIN system.jdbc.columns c ON c.table_cat = ? AND c.table_cat = t.table_cat"
+            + " AND c.table_schem = t.table_schem AND c.table_name = t.table_name"
+            + " WHERE t.table_cat = ? AND t.table_schem <> 'information_schema'"
+            + " ORDER BY t.table_schem, t.table_name, c.ordinal_position";
 
     private final DialectContext context;
     private final TrinoDialectConfig config;
@@ -234,6 +257,62 @@ public final class TrinoDialect implements Dialect {
     public Optional<List<ColumnInfo>> describe(QueryRequest request) {
         requireNonNull(request, "request is null");
         return onSession(request.withMode(AccessMode.READ), null, true, describeWork);
+    }
+
+    /** {@code Trino} and the coordinator's {@code version()}, such as {@code Trino 476}. */
+    @Override
+    public Optional<String> serverVersion(Duration timeout) {
+        return CatalogueSink.firstColumn(this, QueryRequest.read(SERVER_VERSION, List.of(), timeout, 1)).stream()
+                .findFirst();
+    }
+
+    /** The catalogs ({@code system.metadata.catalogs}) the user may see, Trino's own {@code system} left out. */
+    @Override
+    public List<String> databases(Duration timeout) {
+        QueryRequest names = QueryRequest.read(CATALOGS, List.of(), timeout, CatalogueSink.MAX_TABLES);
+        return CatalogueSink.firstColumn(this, names).stream().sorted().toList();
+    }
+
+    /**
+     * From {@code system.jdbc.tables}, {@code system.jdbc.columns} (column comments in {@code remarks}) and {@code
+     * system.metadata.table_comments}, in a read call: the tables and views of every schema of one catalog but
+     * {@code information_schema}; the session catalog when {@code database} is empty, else the catalog named (any
+     * of {@link #databases}). Trino has no primary keys: no column is marked as part of one. The type name is
+     * Trino's ({@code varchar(100)}), the JDBC type trino-jdbc's ({@link #jdbcType}). What the connector and the
+     * access control leave out is not listed. At most {@value CatalogueSink#MAX_TABLES} tables and {@value
+     * CatalogueSink#MAX_COLUMNS} columns: a catalog of a large external metastore lists its first tables.
+     */
+    @Override
+    public Optional<List<SchemaTable>> describeNamespace(Optional<String> database, Duration timeout) {
+        requireNonNull(database, "database is null");
+        long deadline = System.nanoTime() + saturatedNanos(timeout);
+        String name;
+        if (database.isPresent()) {
+            name = database.get();
+            if (!databases(timeout).contains(name)) {
+                throw new DialectException(DialectError.SYNTAX, "no catalog named '" + name + "' that connection '"
+                        + context.connectionName() + "' can see");
+            }
+        } else if (catalog.isPresent()) {
+            name = catalog.get();
+        } else {
+            checkOpen();
+            throw new DialectException(DialectError.SYNTAX, "connection '" + context.connectionName() + "' has no"
+                    + " session catalog: name the catalog to describe");
+        }
+        Parameter named = new Parameter("catalog", name, JDBCType.VARCHAR);
+        CatalogueSink sink = new CatalogueSink(TrinoDialect::catalogueColumn);
+        Duration left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+        execute(QueryRequest.read(CATALOGUE, List.of(named, named, named), left, CatalogueSink.maxRows()), sink);
+        return Optional.of(sink.tables());
+    }
+
+    private static SchemaColumn catalogueColumn(Object[] row) {
+        // as DESCRIBE OUTPUT's types: without the blank after each comma
+        String type = row[6].toString().replace(", ", ",");
+        Nullability nullability = "".equals(row[7]) ? Nullability.UNKNOWN : CatalogueSink.nullability(row[7]);
+        return new SchemaColumn(row[5].toString(), type, jdbcType(type), nullability, false,
+                CatalogueSink.text(row[8]));
     }
 
     /** What one call does on its own Trino session, with the request limited to the time left. */

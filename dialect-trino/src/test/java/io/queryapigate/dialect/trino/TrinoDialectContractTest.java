@@ -83,6 +83,22 @@ class TrinoDialectContractTest extends AbstractDialectContractTest {
                         + " (5, NULL, NULL, NULL, NULL, NULL, NULL, NULL)");
     }
 
+    /** Trino DDL: comments as clauses, no primary key (Trino has none). */
+    @Override
+    protected List<String> schemaFixtureStatements() {
+        return List.of(
+                "DROP VIEW IF EXISTS " + SCHEMA_VIEW,
+                "DROP TABLE IF EXISTS " + SCHEMA_TABLE,
+                "CREATE TABLE " + SCHEMA_TABLE + " (id INTEGER NOT NULL, code VARCHAR(20) NOT NULL,"
+                        + " label VARCHAR(40) COMMENT '" + COLUMN_COMMENT + "') COMMENT '" + TABLE_COMMENT + "'",
+                "CREATE VIEW " + SCHEMA_VIEW + " AS SELECT id, label FROM " + SCHEMA_TABLE);
+    }
+
+    @Override
+    protected boolean hasPrimaryKeys() {
+        return false;
+    }
+
     @Override
     protected Dialect createDialect(int poolSize) throws Exception {
         TestingTrino.require();
