@@ -2,6 +2,7 @@ package io.queryapigate.connections;
 
 import io.dropwizard.lifecycle.Managed;
 import io.queryapigate.dialect.ConnectionRegistry;
+import io.queryapigate.dialect.PrivilegeCheck;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.secrets.SecretUnavailableException;
 import io.queryapigate.store.ConnectionDao;
@@ -127,6 +128,7 @@ public final class LiveConnections implements Managed {
     /** Registers a connection this instance just opened and stored (so it is not opened twice). */
     synchronized void adopt(ConnectionRow row, ConnectionSettings.Opened opened) {
         registry.put(row.name(), opened.connection());
+        warnAboutPrivileges(opened.connection());
         states.put(row.name(), new State(ConnectionSettings.fingerprint(row), opened.refreshAt(),
                 opened.secretDigest(), true));
     }
@@ -137,6 +139,7 @@ public final class LiveConnections implements Managed {
             registry.put(row.name(), opened.connection());
             states.put(row.name(), new State(fingerprint, opened.refreshAt(), opened.secretDigest(), true));
             LOG.info("Connection '{}' opened", row.name());
+            warnAboutPrivileges(opened.connection());
         } catch (SecretUnavailableException e) {
             unavailable(row, fingerprint, e);
         } catch (RuntimeException e) { // a dialect uninstalled since it was saved, a factory refusing it now
@@ -145,6 +148,17 @@ public final class LiveConnections implements Managed {
                     + row.name() + "' could not be opened: " + e.getMessage()));
             states.put(row.name(), new State(fingerprint, clock.instant().plus(interval), null, false));
         }
+    }
+
+    /** As at startup for the YAML's: what the database user may do beyond reading, logged at WARN, in the background. */
+    private void warnAboutPrivileges(ConnectionRegistry.Connection c) {
+        Thread.ofVirtual().name("qag-privilege-check-" + c.name()).start(() -> {
+            for (String line : PrivilegeCheck.warnings(c.dialect(), PrivilegeCheck.TIMEOUT)) {
+                if (!stopped) {
+                    LOG.warn("Connection '{}' ({}): {}", c.name(), c.dialectName(), line);
+                }
+            }
+        });
     }
 
     private void refresh(ConnectionRow row, State state) {
