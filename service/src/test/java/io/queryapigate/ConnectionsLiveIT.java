@@ -247,6 +247,11 @@ class ConnectionsLiveIT {
                     .isEqualTo(200);
             assertThat(on.get("/q/pg_cycle_q", ADMIN).status()).isEqualTo(200);
             assertThat(on.get("/q/maria_cycle_q", ADMIN).status()).isEqualTo(200);
+            // a stream leaves its connection when it ends: else the deleted pools below would never close
+            Reply streamed = on.get("/q/pg_cycle_q?stream=true&format=ndjson", ADMIN);
+            assertThat(streamed.status()).as(streamed.body()).isEqualTo(200);
+            assertThat(streamed.body()).contains("1");
+            assertThat(on.get("/q/maria_cycle_q?stream=true&format=csv", ADMIN).status()).isEqualTo(200);
             assertThat(pgSessions(app)).as("sessions while live: at most both instances' pools (3 each)")
                     .isLessThanOrEqualTo(6 + 4);
             delete(on, "pg_cycle");
