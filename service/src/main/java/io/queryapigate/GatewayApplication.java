@@ -17,6 +17,7 @@ import io.queryapigate.cli.DialectsCommand;
 import io.queryapigate.cli.GatewayCheckCommand;
 import io.queryapigate.cli.ImportPythonCommand;
 import io.queryapigate.cli.MigrateStoreCommand;
+import io.queryapigate.cli.RekeyCommand;
 import io.queryapigate.config.SeedQuery;
 import io.queryapigate.connections.Connections;
 import io.queryapigate.events.EventLog;
@@ -50,6 +51,7 @@ import io.queryapigate.errors.DialectExceptionMapper;
 import io.queryapigate.errors.JettyErrorPages;
 import io.queryapigate.errors.JsonExceptionMapper;
 import io.queryapigate.errors.ParamExceptionMapper;
+import io.queryapigate.errors.SecretUnavailableMapper;
 import io.queryapigate.errors.UnexpectedExceptionMapper;
 import io.queryapigate.errors.WebApplicationExceptionMapper;
 import io.queryapigate.http.Cors;
@@ -76,6 +78,10 @@ import io.queryapigate.resources.SettingsResource;
 import io.queryapigate.resources.QueriesResource;
 import io.queryapigate.resources.QueryResource;
 import io.queryapigate.resources.OpenApiResource;
+import io.queryapigate.secrets.Rekey;
+import io.queryapigate.secrets.SecretBox;
+import io.queryapigate.secrets.SecretKeyCheck;
+import io.queryapigate.secrets.SecretReferences;
 import io.queryapigate.openapi.CallableQueries;
 import io.queryapigate.openapi.Catalog;
 import io.queryapigate.openapi.ManagementDocs;
@@ -123,6 +129,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         bootstrap.addCommand(new DialectsCommand());
         bootstrap.addCommand(new MigrateStoreCommand());
         bootstrap.addCommand(new ImportPythonCommand());
+        bootstrap.addCommand(new RekeyCommand());
     }
 
     @Override
@@ -135,12 +142,18 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         }
 
         Store store = config.getStore().build(environment, home);
+        Map<String, String> variables = environmentVariables();
+        SecretBox secretBox = SecretBox.of(variables.get(SecretBox.VARIABLE));
+        SecretKeyCheck.verify(store.jdbi(), secretBox);
+        SecretReferences secretReferences = config.getSecrets().build(variables, clock);
+        environment.lifecycle().manage(new io.dropwizard.lifecycle.AutoCloseableManager(secretReferences));
         DialectRegistry dialects = DialectRegistry.discover(GatewayApplication.class.getClassLoader());
         ConnectionRegistry connections = ConnectionRegistry.create(dialects, config.getConnections(),
                 config.getLimits().queryTimeoutValue(), config.getLimits().getMaxRows(), home).manage(environment);
         EventLog events = config.getEvents().build(store.jdbi(), clock, environment);
         MetadataCache cache = config.getMetadataCache().build(store, environment.metrics());
-        Connections managedConnections = connections(config, environment, store, dialects, connections, clock);
+        Connections managedConnections = connections(config, environment, store, dialects, connections, secretBox,
+                secretReferences, clock);
         long maxSql = config.getLimits().getMaxSqlLength().toBytes();
         Guarding guarding = new Guarding(new SqlGuard((int) Math.min(Integer.MAX_VALUE, maxSql),
                 SqlGuard.DEFAULT_PARSE_TIMEOUT), config.getSecurity().isAllowWrites());
@@ -192,7 +205,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         });
         var jersey = environment.jersey();
         List.of(new ApiExceptionMapper(), new DialectExceptionMapper(), new JsonExceptionMapper(),
-                new WebApplicationExceptionMapper(), new ParamExceptionMapper(), new UnexpectedExceptionMapper())
+                new WebApplicationExceptionMapper(), new ParamExceptionMapper(), new SecretUnavailableMapper(),
+                new UnexpectedExceptionMapper())
                 .forEach(jersey::register);
         jersey.register(new AuthDynamicFeature(new ApiKeyAuthFilter.Builder()
                 .setAuthenticator(new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache, mapper, clock))
@@ -230,7 +244,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                         output.getMaxPageSize(), output.getStreamMaxRows())));
         jersey.register(new MeResource());
         jersey.register(new ConnectionsResource(managedConnections, mapper));
-        jersey.register(new SettingsResource(SettingsReport.of(config)));
+        jersey.register(new SettingsResource(SettingsReport.of(config), new Rekey(store.jdbi(), secretBox)));
         jersey.register(new DocsResource(DocsPage.of(
                 SwaggerUi.fromClassPath(GatewayApplication.class.getClassLoader()))));
         Routes routes = new Routes();
@@ -244,15 +258,15 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
 
     /**
      * Connections managed through the API: passwords sealed with the keys in {@value SecretBox#VARIABLE}, references
-     * resolved by {@link SecretReferences}; the stored ones opened now, then kept in step with the store, checked
+     * resolved by the configured providers; the stored ones opened now, then kept in step with the store, checked
      * once per metadata-cache TTL (at least a second).
      */
-    private Connections connections(GatewayConfiguration config, Environment environment, Store store,
-            DialectRegistry dialects, ConnectionRegistry registry, Clock clock) {
-        Map<String, String> variables = environmentVariables();
+    private static Connections connections(GatewayConfiguration config, Environment environment, Store store,
+            DialectRegistry dialects, ConnectionRegistry registry, SecretBox box, SecretReferences secrets,
+            Clock clock) {
         java.time.Duration ttl = java.time.Duration.ofMillis(config.getMetadataCache().getTtl().toMilliseconds());
-        Connections managed = new Connections(store, registry, dialects, SecretBox.of(variables.get(SecretBox.VARIABLE)),
-                new SecretReferences(variables), environment.getValidator(), environment.getObjectMapper(), clock,
+        Connections managed = new Connections(store, registry, dialects, box, secrets, environment.getValidator(),
+                environment.getObjectMapper(), clock,
                 ttl.compareTo(java.time.Duration.ofSeconds(1)) < 0 ? java.time.Duration.ofSeconds(1) : ttl);
         managed.live().sync();
         environment.lifecycle().manage(managed.live());

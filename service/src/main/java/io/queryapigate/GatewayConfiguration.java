@@ -10,6 +10,7 @@ import io.queryapigate.config.EventsConfig;
 import io.queryapigate.config.LimitsConfig;
 import io.queryapigate.config.MetadataCacheConfig;
 import io.queryapigate.config.RedisConfig;
+import io.queryapigate.config.SecretsConfig;
 import io.queryapigate.config.SecurityConfig;
 import io.queryapigate.config.SeedQuery;
 import io.queryapigate.config.StoreConfig;
@@ -66,6 +67,10 @@ public class GatewayConfiguration extends Configuration {
     @Valid
     @NotNull
     private FormatsConfig output = new FormatsConfig();
+
+    @Valid
+    @NotNull
+    private SecretsConfig secrets = new SecretsConfig();
 
     @Valid
     @NotNull
@@ -183,6 +188,16 @@ public class GatewayConfiguration extends Configuration {
     @JsonProperty
     public void setEvents(EventsConfig events) {
         this.events = events;
+    }
+
+    @JsonProperty
+    public SecretsConfig getSecrets() {
+        return secrets;
+    }
+
+    @JsonProperty
+    public void setSecrets(SecretsConfig secrets) {
+        this.secrets = secrets;
     }
 
     @JsonProperty

@@ -15,6 +15,7 @@ import io.queryapigate.errors.ApiException;
 import io.queryapigate.http.ServerTime;
 import io.queryapigate.secrets.SecretBox;
 import io.queryapigate.secrets.SecretResolver;
+import io.queryapigate.secrets.SecretUnavailableException;
 import io.queryapigate.store.ConnectionDao;
 import io.queryapigate.store.ConnectionRow;
 import io.queryapigate.store.Store;
@@ -474,6 +475,11 @@ public final class Connections {
                     errors.put("password", "is the mask, but no password is stored to keep");
                 }
             } else if (settings.secrets().isReference(v.textValue())) {
+                try {
+                    settings.secrets().check(base.name(), v.textValue());
+                } catch (SecretUnavailableException e) {
+                    errors.put("password", e.getMessage());
+                }
                 sealed = null;
                 ref = v.textValue();
             } else {

@@ -29,14 +29,14 @@ public final class ErrorCodes {
         m.put(405, List.of("method_not_allowed"));
         m.put(406, List.of("not_acceptable"));
         m.put(409, List.of("constraint_violation", "conflict", "query_exists", "key_exists", "key_rotation_pending",
-                "collection_exists", "examples_conflict", "connection_exists", "connection_in_use", "managed_by_config",
-                "secret_key_required"));
+                "collection_exists", "examples_conflict", "secret_key_required", "password_undecryptable",
+                "connection_exists", "connection_in_use", "managed_by_config"));
         m.put(412, List.of("precondition_failed"));
         m.put(413, List.of("payload_too_large", "sql_too_long", "row_limit"));
         m.put(429, List.of("rate_limited", "quota_exceeded", "too_many_concurrent"));
         m.put(500, List.of("query_failed", "internal_error"));
         m.put(502, List.of("connection_failed"));
-        m.put(503, List.of("unavailable", "cancelled", "resource_limit"));
+        m.put(503, List.of("unavailable", "cancelled", "resource_limit", "secret_unavailable"));
         m.put(504, List.of("query_timeout"));
         BY_STATUS = java.util.Collections.unmodifiableMap(m);
     }

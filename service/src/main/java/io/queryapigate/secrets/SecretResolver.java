@@ -37,4 +37,12 @@ public interface SecretResolver {
 
     /** True when {@code text} holds at least one reference. */
     boolean isReference(String text);
+
+    /**
+     * Checks {@code text}'s references without fetching anything, when a connection is saved: each names a
+     * configured provider and is inside that provider's allow-list.
+     *
+     * @throws SecretUnavailableException naming the first reference that is refused, and why
+     */
+    default void check(String connection, String text) {}
 }
