@@ -149,7 +149,16 @@ class ConnectionsLiveIT {
 
     /** Waits (at most 5 s: the TTL is 1 s) until {@code done}. */
     private static void within(String what, java.util.function.BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
+        within(what, 5, done);
+    }
+
+    /**
+     * Waits at most {@code seconds} until {@code done}; sessions get 15 s: a closing HikariCP pool waits up to its
+     * login timeout for a connection it is still opening.
+     */
+    private static void within(String what, int seconds, java.util.function.BooleanSupplier done)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         while (!done.getAsBoolean()) {
             assertThat(System.nanoTime()).as(what).isLessThan(deadline);
             Thread.sleep(50);
@@ -180,7 +189,8 @@ class ConnectionsLiveIT {
         b().get("/q/whoami", ADMIN).assertRefused(404, "connection_not_found");
         within("A drops it within the TTL", () -> a().get("/q/whoami", ADMIN).status() == 404);
         a().get("/q/whoami", ADMIN).assertRefused(404, "connection_not_found");
-        within("no session of it is left on either instance", () -> pgSessions("qag_shared_" + SUFFIX) == 0);
+        within("no session of it is left on either instance", 15,
+                () -> pgSessions("qag_shared_" + SUFFIX) == 0);
     }
 
     @Test
@@ -188,7 +198,8 @@ class ConnectionsLiveIT {
         String first = "qag_slow1_" + SUFFIX;
         String second = "qag_slow2_" + SUFFIX;
         create(a(), postgres("pg_slow", first));
-        publish(a(), "slow", "pg_slow", "SELECT pg_sleep(2)::text AS slept, current_setting('application_name') AS app");
+        publish(a(), "slow", "pg_slow",
+                "SELECT pg_sleep(2)::text AS slept, current_setting('application_name') AS app");
         publish(a(), "slow_app", "pg_slow", "SELECT current_setting('application_name') AS app");
         assertThat(a().get("/q/slow_app", ADMIN).status()).isEqualTo(200);
 
@@ -204,7 +215,7 @@ class ConnectionsLiveIT {
         Reply finished = running.get();
         assertThat(finished.status()).as(finished.body()).isEqualTo(200);
         assertThat(finished.json().get(0).get("app").asText()).isEqualTo(first);
-        within("the old pool closes once its call ended (on both instances)", () -> pgSessions(first) == 0);
+        within("the old pool closes once its call ended (on both instances)", 15, () -> pgSessions(first) == 0);
 
         CompletableFuture<Reply> beforeDelete = CompletableFuture.supplyAsync(() -> a().get("/q/slow", ADMIN));
         within("the second slow call runs", () -> active(second) >= 1);
@@ -214,7 +225,7 @@ class ConnectionsLiveIT {
         assertThat(last.status()).as("a call running when its connection was deleted finishes: " + last.body())
                 .isEqualTo(200);
         assertThat(last.json().get(0).get("app").asText()).isEqualTo(second);
-        within("the deleted pool closes after its call", () -> pgSessions(second) == 0);
+        within("the deleted pool closes after its call", 15, () -> pgSessions(second) == 0);
     }
 
     /** Sessions of the role with that application name running a statement. */
@@ -256,8 +267,9 @@ class ConnectionsLiveIT {
                     .isLessThanOrEqualTo(6 + 4);
             delete(on, "pg_cycle");
             delete(on, "maria_cycle");
-            within("every PostgreSQL session closed after cycle " + cycle, () -> pgSessions(app) == 0);
-            within("every MariaDB session closed after cycle " + cycle, () -> mariaSessions() <= mariaBefore);
+            within("every PostgreSQL session closed after cycle " + cycle, 15, () -> pgSessions(app) == 0);
+            within("every MariaDB session closed after cycle " + cycle, 15,
+                    () -> mariaSessions() <= mariaBefore);
         }
     }
 

@@ -150,7 +150,7 @@ public final class LiveConnections implements Managed {
         }
     }
 
-    /** As at startup for the YAML's: what the database user may do beyond reading, logged at WARN, in the background. */
+    /** As at startup for the YAML's: what the database user may do beyond reading, logged in the background. */
     private void warnAboutPrivileges(ConnectionRegistry.Connection c) {
         Thread.ofVirtual().name("qag-privilege-check-" + c.name()).start(() -> {
             for (String line : PrivilegeCheck.warnings(c.dialect(), PrivilegeCheck.TIMEOUT)) {

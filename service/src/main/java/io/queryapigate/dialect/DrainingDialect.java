@@ -3,6 +3,8 @@ package io.queryapigate.dialect;
 import io.queryapigate.dialect.spi.Capability;
 import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.dialect.spi.Dialect;
+import io.queryapigate.dialect.spi.DialectError;
+import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.dialect.spi.LexicalRules;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
@@ -49,10 +51,13 @@ final class DrainingDialect implements Dialect {
         return false;
     }
 
-    /** Ends a use begun by a successful {@link #enter}; the last one out of a retired dialect closes it. */
+    /**
+     * Ends a use begun by a successful {@link #enter}; the last one out of a retired dialect closes it, in the
+     * background (a pool may take seconds to close, and the last user may be a call or a management request).
+     */
     void exit() {
         if (users.decrementAndGet() == 0) {
-            closeNow();
+            Thread.ofVirtual().name("qag-close-" + connection).start(this::closeNow);
         }
     }
 
@@ -85,13 +90,14 @@ final class DrainingDialect implements Dialect {
 
     @Override
     public QueryStats execute(QueryRequest request, RowSink sink) {
-        boolean entered = enter();
+        if (!enter()) {
+            throw new DialectException(DialectError.UNAVAILABLE, "The connection '" + connection
+                    + "' was replaced or removed");
+        }
         try {
-            return dialect.execute(request, sink); // a closed dialect refuses in its own words
+            return dialect.execute(request, sink);
         } finally {
-            if (entered) {
-                exit();
-            }
+            exit();
         }
     }
 
