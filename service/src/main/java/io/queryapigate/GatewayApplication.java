@@ -65,6 +65,10 @@ import io.queryapigate.limits.Concurrency;
 import io.queryapigate.limits.Limits;
 import io.queryapigate.limits.Quotas;
 import io.queryapigate.resources.ApiKeysResource;
+import io.queryapigate.resources.DescriptionsResource;
+import io.queryapigate.resources.SchemaResource;
+import io.queryapigate.schema.SchemaBrowser;
+import io.queryapigate.descriptions.Descriptions;
 import io.queryapigate.resources.CacheEntriesResource;
 import io.queryapigate.resources.CollectionsResource;
 import io.queryapigate.resources.ConnectionsResource;
@@ -230,7 +234,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new ExecuteSqlResource(queries, callLimits.paging()));
         RunHistory history = new RunHistory(store, events, quotas);
         QueryCollections collections = new QueryCollections(savedQueries);
-        jersey.register(new QueriesResource(savedQueries, new QueryViews(savedQueries),
+        Descriptions descriptions = new Descriptions(store, connections, clock);
+        managedConnections.whenPurged(descriptions::forget);
+        jersey.register(new QueriesResource(savedQueries, new QueryViews(savedQueries, descriptions),
                 new QueryAnalysis(savedQueries.definitions()), history));
         jersey.register(new HistoryResource(history));
         jersey.register(new CacheEntriesResource(new CacheEntries(responses, clock)));
@@ -242,6 +248,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 config.getSecurity().getMaskingKey() != null && !config.getSecurity().getMaskingKey().isBlank(),
                 new ApiKeysResource.ServerLimits(config.getLimits().queryTimeoutValue().toMillis() / 1000.0,
                         output.getMaxPageSize(), output.getStreamMaxRows())));
+        jersey.register(new SchemaResource(new SchemaBrowser(connections, descriptions,
+                config.getMetadataCache().schemaTtlValue(), clock), apiKeys));
+        jersey.register(new DescriptionsResource(descriptions));
         jersey.register(new MeResource());
         jersey.register(new ConnectionsResource(managedConnections, mapper));
         jersey.register(new SettingsResource(SettingsReport.of(config), new Rekey(store.jdbi(), secretBox)));

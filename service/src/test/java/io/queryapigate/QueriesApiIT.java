@@ -76,8 +76,11 @@ class QueriesApiIT {
         JsonNode v = d.get("versions").get(0);
         assertThat(fields(v)).containsExactly("version", "status", "uuid", "author", "description", "tags",
                 "query_type", "sql", "mongo", "connection_name", "parameters", "placeholders", "cache_ttl", "columns",
-                "agent_writes", "max_affected_rows", "mask", "mcp", "created_at", "last_modified_at", "run_count");
+                "column_descriptions", "agent_writes", "max_affected_rows", "mask", "mcp", "created_at",
+                "last_modified_at", "run_count");
         assertThat(v.get("status").asText()).isEqualTo("published");
+        assertThat(v.get("column_descriptions").toString()).as("the author's, the demo has no descriptions")
+                .isEqualTo("{\"title\":\"its title\"}");
         assertThat(v.get("uuid").asText()).matches("[0-9a-f-]{36}");
         assertThat(v.get("author").asText()).isEqualTo("alice");
         assertThat(v.get("parameters").get("id").get("type").asText()).as("the original's type name")

@@ -21,6 +21,10 @@ public class MetadataCacheConfig {
     @Max(10_000_000)
     private int maxEntries = 100_000;
 
+    /** How long the schema browser keeps a connection's described catalogue. */
+    @NotNull
+    private Duration schemaTtl = Duration.seconds(60);
+
     @JsonProperty
     public Duration getTtl() {
         return ttl;
@@ -39,6 +43,21 @@ public class MetadataCacheConfig {
     @JsonProperty
     public void setMaxEntries(int maxEntries) {
         this.maxEntries = maxEntries;
+    }
+
+    @JsonProperty
+    public Duration getSchemaTtl() {
+        return schemaTtl;
+    }
+
+    @JsonProperty
+    public void setSchemaTtl(Duration schemaTtl) {
+        this.schemaTtl = schemaTtl;
+    }
+
+    /** {@link #getSchemaTtl()} as a {@link java.time.Duration}. */
+    public java.time.Duration schemaTtlValue() {
+        return java.time.Duration.ofMillis(schemaTtl.toMilliseconds());
     }
 
     public MetadataCache build(Store store, MetricRegistry metrics) {

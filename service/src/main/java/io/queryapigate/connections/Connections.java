@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * Connections managed through {@code /api/v1/connections}: create, read, change, soft-delete and restore those the
@@ -62,6 +63,7 @@ public final class Connections {
     private final Validator validator;
     private final ObjectMapper mapper;
     private final Clock clock;
+    private volatile Consumer<String> purged = name -> {};
 
     public Connections(Store store, ConnectionRegistry registry, DialectRegistry dialects, SecretBox box,
             SecretResolver secrets, Validator validator, ObjectMapper mapper, Clock clock, Duration checkInterval) {
@@ -74,6 +76,14 @@ public final class Connections {
         this.validator = validator;
         this.mapper = mapper;
         this.clock = clock;
+    }
+
+    /**
+     * Calls {@code action} with a connection's name when a deleted connection is gone for good (a new one took its
+     * name): what belongs to it by name (its descriptions) goes too.
+     */
+    public void whenPurged(Consumer<String> action) {
+        this.purged = action;
     }
 
     /** What keeps this instance's pools in step with the store; managed by the application (started, stopped). */
@@ -121,7 +131,7 @@ public final class Connections {
         ConnectionSettings.Opened opened = openChecked(row);
         synchronized (live) {
             try {
-                store.jdbi().useTransaction(h -> {
+                boolean replacedDeleted = store.jdbi().inTransaction(h -> {
                     ConnectionDao tx = h.attach(ConnectionDao.class);
                     Optional<ConnectionRow> existing = tx.findByName(name);
                     if (existing.isPresent() && !existing.get().deleted()) {
@@ -130,7 +140,11 @@ public final class Connections {
                     existing.ifPresent(old -> tx.purge(old.id())); // a deleted one's name is taken again
                     tx.insert(row);
                     tx.bumpVersion();
+                    return existing.isPresent();
                 });
+                if (replacedDeleted) {
+                    purged.accept(name);
+                }
             } catch (RuntimeException e) {
                 opened.connection().discard();
                 throw e;

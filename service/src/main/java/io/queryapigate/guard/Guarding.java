@@ -75,7 +75,8 @@ public final class Guarding {
                 .withDefaults(connection.namespace().catalog(), connection.namespace().schema())
                 .withExtraFunctions(connection.allowedFunctions()).withAdministrator(caller.admin());
         if (!caller.admin()) {
-            o = o.withAllowedTables(caller.grants().allowedTables()).withMasks(masks(caller, connection));
+            o = o.withAllowedTables(caller.grants().allowedTables())
+                    .withMasks(masks(caller.grants().mask(), connection));
             if (writer) {
                 o = o.withAllowedWriteOps(caller.grants().allowedWriteOps());
             }
@@ -83,10 +84,13 @@ public final class Guarding {
         return o;
     }
 
-    /** The key's masking rules as the guard traces them, tables resolved on this connection; by rule index. */
-    private static List<GuardMask> masks(Caller caller, Connection connection) {
+    /**
+     * A key's masking rules as the guard traces them, tables resolved on this connection; by rule index (the schema
+     * browser marks the same columns).
+     */
+    public static List<GuardMask> masks(List<MaskRule> rules, Connection connection) {
         List<GuardMask> out = new ArrayList<>();
-        for (MaskRule r : caller.grants().mask()) {
+        for (MaskRule r : rules) {
             int dot = r.column().lastIndexOf('.');
             TableName table = TableName.parse(r.column().substring(0, dot), connection.family(),
                     connection.lexicalRules(), connection.namespace().catalog(), connection.namespace().schema());

@@ -18,7 +18,8 @@ public final class ErrorCodes {
         m.put(400, List.of("invalid_body", "invalid_request", "invalid_paging", "param_required", "param_invalid",
                 "unsupported_field", "unknown_field", "invalid_name", "invalid_filter", "invalid_parameters",
                 "invalid_timeout", "invalid_format", "invalid_stream", "sql_required", "sql_not_parseable",
-                "multiple_statements", "connection_required", "connection_not_found", "reason_required"));
+                "multiple_statements", "connection_required", "connection_not_found", "reason_required",
+                "unsupported_operation"));
         m.put(401, List.of("unauthorized"));
         m.put(403, List.of("admin_only", "query_not_granted", "connection_not_granted", "adhoc_not_granted",
                 "read_only", "write_op_not_allowed", "table_not_allowed", "function_not_allowed",

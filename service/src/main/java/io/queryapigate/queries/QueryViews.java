@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.descriptions.Descriptions;
+import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.guard.GuardResult;
 import io.queryapigate.http.ServerTime;
 import io.queryapigate.store.QueryVersionRow;
 import io.queryapigate.store.SavedQueryRow;
@@ -32,10 +35,12 @@ public final class QueryViews {
 
     private final SavedQueries saved;
     private final Definitions definitions;
+    private final Descriptions descriptions;
 
-    public QueryViews(SavedQueries saved) {
+    public QueryViews(SavedQueries saved, Descriptions descriptions) {
         this.saved = saved;
         this.definitions = saved.definitions();
+        this.descriptions = descriptions;
     }
 
     /**
@@ -170,6 +175,7 @@ public final class QueryViews {
         putNullable(o, "cache_ttl", v.cacheTtl() > 0 ? v.cacheTtl() : null);
         ObjectNode details = saved.details(v);
         o.set("columns", details.has("columns") ? details.get("columns") : JSON.objectNode());
+        o.set("column_descriptions", columnDescriptions(v, details.get("columns")));
         o.putNull("agent_writes");
         o.putNull("max_affected_rows");
         o.putArray("mask");
@@ -177,6 +183,16 @@ public final class QueryViews {
         o.put("created_at", ServerTime.format(v.createdAt()));
         o.put("last_modified_at", ServerTime.format(v.createdAt()));
         return o;
+    }
+
+    /** What the version's result columns mean: its own {@code columns}, else the tables' descriptions it reads. */
+    private ObjectNode columnDescriptions(QueryVersionRow v, JsonNode own) {
+        GuardResult verdict = definitions.verdict(definitions.sqlText(v.sqlText(), v.connectionName()),
+                v.connectionName());
+        List<String> names = saved.resultColumns(v).map(cs -> cs.stream().map(ColumnInfo::name).toList())
+                .orElse(List.of());
+        return descriptions.forVersion(v.connectionName(), verdict == null ? Set.of() : verdict.tablesRead(), names,
+                own);
     }
 
     /**
