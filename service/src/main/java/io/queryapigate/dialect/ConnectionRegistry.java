@@ -52,6 +52,14 @@ public final class ConnectionRegistry implements Managed {
             SqlDialectFamily family, LexicalRules lexicalRules, TableNamespace namespace,
             Set<String> allowedFunctions, long generation) {
 
+        /** A connection outside the registry (tests), with a generation of its own. */
+        public Connection(String name, String dialectName, Dialect dialect, Duration timeout,
+                SqlDialectFamily family, LexicalRules lexicalRules, TableNamespace namespace,
+                Set<String> allowedFunctions) {
+            this(name, dialectName, dialect, timeout, family, lexicalRules, namespace, allowedFunctions,
+                    GENERATIONS.incrementAndGet());
+        }
+
         /**
          * Marks a call as running on this connection until {@link #exit}, so a replacement lets it finish first;
          * false when the connection was replaced or removed meanwhile (look it up again).
