@@ -20,6 +20,7 @@ import io.queryapigate.cli.ImportPythonCommand;
 import io.queryapigate.cli.MigrateStoreCommand;
 import io.queryapigate.cli.RekeyCommand;
 import io.queryapigate.config.SeedQuery;
+import io.queryapigate.connections.Connections;
 import io.queryapigate.events.EventLog;
 import io.queryapigate.guard.Guarding;
 import io.queryapigate.guard.Masking;
@@ -74,6 +75,7 @@ import io.queryapigate.descriptions.Descriptions;
 import io.queryapigate.resources.CacheEntriesResource;
 import io.queryapigate.resources.CollectionsResource;
 import io.queryapigate.resources.ConfigResource;
+import io.queryapigate.resources.ConnectionsResource;
 import io.queryapigate.resources.DocsResource;
 import io.queryapigate.resources.ExamplesResource;
 import io.queryapigate.resources.ExecuteSqlResource;
@@ -93,12 +95,15 @@ import io.queryapigate.openapi.Catalog;
 import io.queryapigate.openapi.ManagementDocs;
 import io.queryapigate.openapi.OpenApiDocument;
 import io.queryapigate.openapi.Routes;
+import io.queryapigate.secrets.SecretBox;
+import io.queryapigate.secrets.SecretReferences;
 import io.queryapigate.store.Store;
 import jakarta.servlet.DispatcherType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.EnumSet;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.LifeCycle;
@@ -146,15 +151,18 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         }
 
         Store store = config.getStore().build(environment, home);
-        SecretBox secretBox = SecretBox.of(System.getenv(SecretBox.VARIABLE));
+        Map<String, String> variables = environmentVariables();
+        SecretBox secretBox = SecretBox.of(variables.get(SecretBox.VARIABLE));
         SecretKeyCheck.verify(store.jdbi(), secretBox);
-        SecretReferences secretReferences = config.getSecrets().build(System.getenv(), clock);
+        SecretReferences secretReferences = config.getSecrets().build(variables, clock);
         environment.lifecycle().manage(new io.dropwizard.lifecycle.AutoCloseableManager(secretReferences));
-        ConnectionRegistry connections = ConnectionRegistry.create(
-                DialectRegistry.discover(GatewayApplication.class.getClassLoader()), config.getConnections(),
+        DialectRegistry dialects = DialectRegistry.discover(GatewayApplication.class.getClassLoader());
+        ConnectionRegistry connections = ConnectionRegistry.create(dialects, config.getConnections(),
                 config.getLimits().queryTimeoutValue(), config.getLimits().getMaxRows(), home).manage(environment);
         EventLog events = config.getEvents().build(store.jdbi(), clock, environment);
         MetadataCache cache = config.getMetadataCache().build(store, environment.metrics());
+        Connections managedConnections = connections(config, environment, store, dialects, connections, secretBox,
+                secretReferences, clock);
         long maxSql = config.getLimits().getMaxSqlLength().toBytes();
         Guarding guarding = new Guarding(new SqlGuard((int) Math.min(Integer.MAX_VALUE, maxSql),
                 SqlGuard.DEFAULT_PARSE_TIMEOUT), config.getSecurity().isAllowWrites());
@@ -233,6 +241,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         RunHistory history = new RunHistory(store, events, quotas);
         QueryCollections collections = new QueryCollections(savedQueries);
         Descriptions descriptions = new Descriptions(store, connections, clock);
+        managedConnections.whenPurged(descriptions::forget);
         jersey.register(new QueriesResource(savedQueries, new QueryViews(savedQueries, descriptions),
                 new QueryAnalysis(savedQueries.definitions()), history));
         jersey.register(new HistoryResource(history));
@@ -252,6 +261,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 connections, cache, config.getSecurity().getMaskingKey() != null
                         && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock), mapper));
         jersey.register(new MeResource());
+        jersey.register(new ConnectionsResource(managedConnections, mapper));
         jersey.register(new SettingsResource(SettingsReport.of(config), new Rekey(store.jdbi(), secretBox)));
         jersey.register(new DocsResource(DocsPage.of(
                 SwaggerUi.fromClassPath(GatewayApplication.class.getClassLoader()))));
@@ -262,6 +272,28 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 new CallableQueries(savedQueries, v -> savedQueries.resultColumns(v).orElse(null)),
                 new Catalog(mapper, config.getLimits().getPerAddress(), config.getSecurity().isAllowWrites()),
                 postman));
+    }
+
+    /**
+     * Connections managed through the API: passwords sealed with the keys in {@value SecretBox#VARIABLE}, references
+     * resolved by the configured providers; the stored ones opened now, then kept in step with the store, checked
+     * once per metadata-cache TTL (at least a second).
+     */
+    private static Connections connections(GatewayConfiguration config, Environment environment, Store store,
+            DialectRegistry dialects, ConnectionRegistry registry, SecretBox box, SecretReferences secrets,
+            Clock clock) {
+        java.time.Duration ttl = java.time.Duration.ofMillis(config.getMetadataCache().getTtl().toMilliseconds());
+        Connections managed = new Connections(store, registry, dialects, box, secrets, environment.getValidator(),
+                environment.getObjectMapper(), clock,
+                ttl.compareTo(java.time.Duration.ofSeconds(1)) < 0 ? java.time.Duration.ofSeconds(1) : ttl);
+        managed.live().sync();
+        environment.lifecycle().manage(managed.live());
+        return managed;
+    }
+
+    /** The process's environment (secret keys, references); tests give their own. */
+    protected Map<String, String> environmentVariables() {
+        return System.getenv();
     }
 
     /** The admin port: its optional authentication (first, for every admin servlet) and the metrics servlets. */

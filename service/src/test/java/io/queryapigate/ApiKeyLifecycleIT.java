@@ -235,7 +235,7 @@ class ApiKeyLifecycleIT {
         assertThat(me.get("server_wide").asBoolean()).isTrue();
         assertThat(me.get("workspace").asText()).isEqualTo("default");
         assertThat(me.get("capabilities").toString()).contains("\"access.write\"", "\"queries.read\"",
-                "\"settings.read\"");
+                "\"settings.read\"", "\"connections.write\"");
         String key = http.key("who-am-i", Map.of("queries", List.of("film")));
         http.get("/api/v1/me", key).assertRefused(403, "admin_only");
         http.get("/api/v1/me", null).assertRefused(401, "unauthorized");

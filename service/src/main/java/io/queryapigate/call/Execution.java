@@ -125,6 +125,7 @@ final class Execution {
                 throw e;
             } finally {
                 slot.release();
+                s.connection().exit();
             }
         };
         return new CallResult(null, 0, false, s.connection().name(), null, null, 0, out.format().contentType(),

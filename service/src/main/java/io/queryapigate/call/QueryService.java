@@ -62,13 +62,16 @@ public final class QueryService {
     public CallResult run(CallRequest request) {
         request = smallerPage(request);
         CallRecorder.Call call = recorder.start(request);
+        CheckedStatement statement = null;
+        boolean streaming = false;
         try {
             quotas.check(request.caller());
-            CheckedStatement statement = request.isSavedQuery() ? savedQuery(request, call) : adHoc(request);
+            statement = check(request, call);
             CallResult result = cache.lookup(statement, request.output()).orElse(null);
             if (result == null) {
                 result = execute(statement, request, call);
                 if (result.stream() != null) {
+                    streaming = true; // the stream leaves its connection when it ends
                     quotas.count(request.caller(), 1, 0); // its rows are counted when it ends
                     return result; // a stream records its own end, after the response began
                 }
@@ -84,7 +87,25 @@ public final class QueryService {
             RuntimeException failed = FailureDisclosure.toCaller(request, e);
             call.failed(failed);
             throw failed;
+        } finally {
+            if (statement != null && !streaming) {
+                statement.connection().exit();
+            }
         }
+    }
+
+    /**
+     * The statement checked and its connection entered, so a replacement of the connection lets this call finish on
+     * it; checked again when the connection was replaced or removed between the look-up and the entry.
+     */
+    private CheckedStatement check(CallRequest request, CallRecorder.Call call) {
+        for (int attempt = 0; attempt < 10; attempt++) {
+            CheckedStatement statement = request.isSavedQuery() ? savedQuery(request, call) : adHoc(request);
+            if (statement.connection().enter()) {
+                return statement;
+            }
+        }
+        throw new ApiException(503, "unavailable", "The connection kept changing while this call started; try again.");
     }
 
     // the slot is released here, or by a stream once it ended
@@ -123,7 +144,7 @@ public final class QueryService {
         call.connection(own);
         String connectionName = authorizer.savedQueryConnection(caller, name, own, request.connection());
         call.connection(connectionName);
-        Connection connection = connection(connectionName);
+        Connection connection = connectionName.equals(own) ? q.connection() : connection(connectionName);
         GuardResult verdict = q.guard();
         if (Guarding.restricted(caller) || !verdict.isRead() || !connectionName.equals(own)) {
             verdict = guarding.check(caller, connection, q.sql().jdbcSql());
@@ -167,7 +188,6 @@ public final class QueryService {
     }
 
     private Connection connection(String name) {
-        return connections.get(name).orElseThrow(() ->
-                ApiException.notFound("connection_not_found", "No connection named '" + name + "'."));
+        return connections.require(name);
     }
 }

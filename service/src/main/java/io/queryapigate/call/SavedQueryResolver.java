@@ -26,10 +26,14 @@ public final class SavedQueryResolver {
 
     /** A saved query's version as it is run. */
     public record Resolved(SavedQueryRow query, QueryVersionRow version, SqlText sql, ParamRules rules,
-            GuardResult guard) {}
+            GuardResult guard, Connection connection) {}
 
-    /** What is prepared for a version, as of the query row's {@code updatedAt} (a version's cache_ttl may change). */
-    private record Prepared(QueryVersionRow row, SqlText sql, ParamRules rules, GuardResult guard, long asOf) {}
+    /**
+     * What is prepared for a version, as of the query row's {@code updatedAt} (a version's cache_ttl may change) and
+     * its connection's generation (a connection replaced through the API may read SQL by other rules).
+     */
+    private record Prepared(QueryVersionRow row, SqlText sql, ParamRules rules, GuardResult guard, long asOf,
+            Connection connection) {}
 
     private final MetadataCache cache;
     private final ConnectionRegistry connections;
@@ -56,7 +60,7 @@ public final class SavedQueryResolver {
             throw ApiException.notFound("version_not_found", "The query '" + name + "' has no version " + version
                     + ".");
         }
-        return new Resolved(query, p.row(), p.sql(), p.rules(), p.guard());
+        return new Resolved(query, p.row(), p.sql(), p.rules(), p.guard(), p.connection());
     }
 
     private static int version(Caller caller, SavedQueryRow query, String name, String versionText) {
@@ -88,6 +92,12 @@ public final class SavedQueryResolver {
         long id = query.id() << 20 | version;
         Prepared p = cache.enabled() ? prepared.getIfPresent(id) : null;
         if (p != null && p.asOf() == query.updatedAt()) {
+            Connection now = connections.require(p.row().connectionName());
+            if (now.generation() == p.connection().generation()) {
+                return p;
+            }
+            p = prepare(p.row(), query.updatedAt());
+            prepared.put(id, p);
             return p;
         }
         QueryVersionRow row = cache.versionRow(query.id(), version).orElse(null);
@@ -103,8 +113,7 @@ public final class SavedQueryResolver {
 
     /** Prepares a version; a draft saved with markers it does not declare is refused as saving it published was. */
     private Prepared prepare(QueryVersionRow row, long asOf) {
-        Connection connection = connections.get(row.connectionName()).orElseThrow(() -> ApiException.notFound(
-                "connection_not_found", "No connection named '" + row.connectionName() + "'."));
+        Connection connection = connections.require(row.connectionName());
         SqlText sql = SqlText.parse(row.sqlText(), connection.lexicalRules());
         ParamRules rules;
         try {
@@ -114,6 +123,6 @@ public final class SavedQueryResolver {
                     + " are unreadable", e);
         }
         rules.checkAgainst(sql.markerNames());
-        return new Prepared(row, sql, rules, guarding.checkForSaving(connection, sql.jdbcSql()), asOf);
+        return new Prepared(row, sql, rules, guarding.checkForSaving(connection, sql.jdbcSql()), asOf, connection);
     }
 }

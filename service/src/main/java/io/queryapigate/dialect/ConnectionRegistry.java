@@ -1,5 +1,7 @@
 package io.queryapigate.dialect;
 
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheckRegistry;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.Managed;
 import io.queryapigate.config.ConnectionConfig;
@@ -8,47 +10,118 @@ import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectFactory;
 import io.queryapigate.dialect.spi.LexicalRules;
 import io.queryapigate.dialect.spi.TableNamespace;
+import io.queryapigate.errors.ApiException;
 import io.queryapigate.sql.SqlDialectFamily;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The configured connections (and those added while running: the example APIs' database) and their live dialects;
- * closes them all at shutdown.
+ * The live connections and their dialects: those the YAML declares (fixed for the process's life), those added while
+ * running (the example APIs' database) and those the management API stores ({@link #put}, {@link #drop}, kept in
+ * step with the store by {@code connections.LiveConnections}). Calls read one immutable map without a lock. A
+ * replaced or removed connection's dialect closes when the last call running on it ends ({@link Connection#enter});
+ * everything closes at shutdown.
  */
 public final class ConnectionRegistry implements Managed {
     /** A connection's name: 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit. */
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionRegistry.class);
+    private static final AtomicLong GENERATIONS = new AtomicLong();
 
     /**
      * A connection ready to run calls, with what the SQL guard needs to know about it: the SQL family its statements
      * are parsed as (function lists, parser options, paging), the lexical rules its text is read with (quotes,
      * comments, markers: the dialect's {@link Dialect#lexicalRules()}), the catalog/schema unqualified table names
-     * resolve to, and the functions restricted keys may call beyond the engine's pure built-ins.
+     * resolve to, and the functions restricted keys may call beyond the engine's pure built-ins. {@code generation}
+     * is new each time a connection of that name opens, so what was derived from an earlier one is not reused.
      */
     public record Connection(String name, String dialectName, Dialect dialect, Duration timeout,
             SqlDialectFamily family, LexicalRules lexicalRules, TableNamespace namespace,
-            Set<String> allowedFunctions) {}
+            Set<String> allowedFunctions, long generation) {
 
-    /** Replaced whole when a connection is added or removed: calls read it without a lock. */
+        /** A connection outside the registry (tests), with a generation of its own. */
+        public Connection(String name, String dialectName, Dialect dialect, Duration timeout,
+                SqlDialectFamily family, LexicalRules lexicalRules, TableNamespace namespace,
+                Set<String> allowedFunctions) {
+            this(name, dialectName, dialect, timeout, family, lexicalRules, namespace, allowedFunctions,
+                    GENERATIONS.incrementAndGet());
+        }
+
+        /**
+         * Marks a call as running on this connection until {@link #exit}, so a replacement lets it finish first;
+         * false when the connection was replaced or removed meanwhile (look it up again).
+         */
+        public boolean enter() {
+            return !(dialect instanceof DrainingDialect d) || d.enter();
+        }
+
+        /** Ends what a successful {@link #enter} began. */
+        public void exit() {
+            if (dialect instanceof DrainingDialect d) {
+                d.exit();
+            }
+        }
+
+        /** Closes a connection {@link #open opened} but never {@link #put registered}. */
+        public void discard() {
+            dialect.close();
+        }
+    }
+
+    /**
+     * A connection's settings refused: {@code field} is the YAML key under the connection ({@code dialect}, {@code
+     * properties}, {@code name}, ...), the message {@code connections.NAME.FIELD: problem}.
+     */
+    public static final class InvalidConnection extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+        private final String field;
+        private final String problem;
+
+        InvalidConnection(String name, String field, String problem, Throwable cause) {
+            super("connections." + name + (field.equals("name") ? "" : "." + field) + ": " + problem, cause);
+            this.field = field;
+            this.problem = problem;
+        }
+
+        public String field() {
+            return field;
+        }
+
+        public String problem() {
+            return problem;
+        }
+    }
+
+    /** Replaced whole when a connection is added, replaced or removed: calls read it without a lock. */
     private volatile Map<String, Connection> connections;
+    private final Map<String, ConnectionConfig> configured;
+    private final Set<String> added = ConcurrentHashMap.newKeySet();
+    private final Map<String, RuntimeException> unavailable = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> gauges = new ConcurrentHashMap<>();
     private final DialectRegistry registry;
     private final Duration serverTimeout;
     private final long maxRows;
     private final Path home;
+    private volatile HealthCheckRegistry healthChecks;
+    private volatile MetricRegistry metrics;
 
-    private ConnectionRegistry(Map<String, Connection> connections, DialectRegistry registry, Duration serverTimeout,
-            long maxRows, Path home) {
+    private ConnectionRegistry(Map<String, Connection> connections, Map<String, ConnectionConfig> configured,
+            DialectRegistry registry, Duration serverTimeout, long maxRows, Path home) {
         this.connections = Collections.unmodifiableMap(new LinkedHashMap<>(connections));
+        this.configured = Map.copyOf(configured);
         this.registry = registry;
         this.serverTimeout = serverTimeout;
         this.maxRows = maxRows;
@@ -70,25 +143,41 @@ public final class ConnectionRegistry implements Managed {
             out.values().forEach(c -> c.dialect().close());
             throw e;
         }
-        return new ConnectionRegistry(out, registry, serverTimeout, maxRows, home);
+        return new ConnectionRegistry(out, configs, registry, serverTimeout, maxRows, home);
     }
 
+    /**
+     * The one set of rules a connection's settings pass, from YAML or from the API: its name, an installed dialect,
+     * the pool size, and the properties its dialect's factory accepts (the factory creates the dialect).
+     */
     private static Connection connect(DialectRegistry registry, String name, ConnectionConfig c,
             Duration serverTimeout, long maxRows, Path home) {
-        if (!NAME.matcher(name).matches()) {
-            throw new IllegalStateException("connections." + name + ": a connection name is 1-100 letters,"
-                    + " digits, '.', '_' or '-', starting with a letter or digit");
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new InvalidConnection(name, "name", "a connection name is 1-100 letters, digits, '.', '_' or '-',"
+                    + " starting with a letter or digit", null);
         }
-        DialectFactory factory = registry.require(c.getDialect(), name);
+        if (c.getPoolSize() < 1 || c.getPoolSize() > 1024) {
+            throw new InvalidConnection(name, "poolSize", "must be between 1 and 1024", null);
+        }
+        DialectFactory factory;
+        try {
+            factory = registry.require(c.getDialect(), name);
+        } catch (IllegalStateException e) {
+            throw new InvalidConnection(name, "dialect", e.getMessage().substring(e.getMessage().indexOf(": ") + 2),
+                    null);
+        }
         Duration timeout = c.getQueryTimeout() == null ? serverTimeout
                 : Duration.ofMillis(Math.min(serverTimeout.toMillis(), c.getQueryTimeout().toMilliseconds()));
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new InvalidConnection(name, "queryTimeout", "must be positive", null);
+        }
         DialectContext context = new DialectContext(name, c.getUrl(), Optional.ofNullable(c.getUser()),
                 Optional.ofNullable(c.getPassword()), timeout, maxRows, c.getPoolSize(), home);
         Dialect dialect;
         try {
             dialect = factory.create(context, Map.copyOf(c.getProperties()));
         } catch (IllegalArgumentException ex) {
-            throw new IllegalStateException("connections." + name + ".properties: " + ex.getMessage(), ex);
+            throw new InvalidConnection(name, "properties", ex.getMessage(), ex);
         }
         TableNamespace namespace = dialect.defaultNamespace();
         SqlDialectFamily family = SqlDialectFamily.of(dialect.sqlFamily());
@@ -97,11 +186,22 @@ public final class ConnectionRegistry implements Managed {
             LOG.info("Connection '{}' uses dialect '{}'", name, c.getDialect());
         } else {
             LOG.info("Connection '{}' uses dialect '{}' (SQL family {}, its own lexical rules '{}')", name,
-                    c.getDialect(), family.name().toLowerCase(java.util.Locale.ROOT), rules.name());
+                    c.getDialect(), family.name().toLowerCase(Locale.ROOT), rules.name());
         }
-        return new Connection(name, c.getDialect(), dialect, timeout, family,
+        return new Connection(name, c.getDialect(), new DrainingDialect(name, dialect), timeout, family,
                 rules == null ? family.lexicalRules() : rules,
-                namespace == null ? TableNamespace.UNKNOWN : namespace, Set.copyOf(c.getAllowedFunctions()));
+                namespace == null ? TableNamespace.UNKNOWN : namespace, Set.copyOf(c.getAllowedFunctions()),
+                GENERATIONS.incrementAndGet());
+    }
+
+    /**
+     * Checks {@code config} by the rules YAML connections pass and opens it, without registering it: {@link #put}
+     * it, or {@link Connection#discard} it.
+     *
+     * @throws InvalidConnection naming the field
+     */
+    public Connection open(String name, ConnectionConfig config) {
+        return connect(registry, name, config, serverTimeout, maxRows, home);
     }
 
     /**
@@ -113,39 +213,156 @@ public final class ConnectionRegistry implements Managed {
             throw new IllegalStateException("connection '" + name + "' exists already");
         }
         Connection c = connect(registry, name, config, serverTimeout, maxRows, home);
-        Map<String, Connection> next = new LinkedHashMap<>(connections);
-        next.put(name, c);
-        connections = Collections.unmodifiableMap(next);
+        added.add(name);
+        install(name, c);
         return c;
     }
 
-    /** Removes and closes a connection {@link #add added} while the server runs; nothing when it is not there. */
+    /** Removes a connection {@link #add added} while the server runs; nothing when it is not there. */
     public synchronized void remove(String name) {
+        added.remove(name);
+        uninstall(name);
+    }
+
+    /**
+     * Registers a stored connection, or replaces it: calls already running on the one it replaces finish there,
+     * then that one closes. Refused for a name the YAML declares or one {@link #add added}.
+     */
+    public synchronized void put(String name, Connection c) {
+        if (configured.containsKey(name) || added.contains(name)) {
+            c.discard();
+            throw new IllegalStateException("connection '" + name + "' is not managed through the API");
+        }
+        unavailable.remove(name);
+        install(name, c);
+    }
+
+    /** Removes a stored connection (its running calls finish first); nothing when it is not there. */
+    public synchronized void drop(String name) {
+        if (configured.containsKey(name) || added.contains(name)) {
+            return;
+        }
+        unavailable.remove(name);
+        uninstall(name);
+    }
+
+    /**
+     * Takes a stored connection out of service because it cannot open (its secret cannot be resolved): calls on it
+     * fail with {@code failure} until it is {@link #put} again.
+     */
+    public synchronized void markUnavailable(String name, RuntimeException failure) {
+        if (configured.containsKey(name) || added.contains(name)) {
+            return;
+        }
+        uninstall(name);
+        unavailable.put(name, failure);
+    }
+
+    /** Why a connection that is not live cannot be used, when it is one the API stores. */
+    public Optional<RuntimeException> unavailable(String name) {
+        return Optional.ofNullable(unavailable.get(name));
+    }
+
+    /** True for a connection the YAML declares (read-only through the API). */
+    public boolean isConfigured(String name) {
+        return configured.containsKey(name);
+    }
+
+    /** True for a connection {@link #add added} while running (the example APIs'). */
+    public boolean isAdded(String name) {
+        return added.contains(name);
+    }
+
+    /** The YAML's connections, as declared. */
+    public Map<String, ConnectionConfig> configured() {
+        return configured;
+    }
+
+    private void install(String name, Connection c) {
+        Map<String, Connection> next = new LinkedHashMap<>(connections);
+        Connection previous = next.put(name, c);
+        connections = Collections.unmodifiableMap(next);
+        register(c);
+        if (previous != null) {
+            retire(previous);
+        }
+    }
+
+    private void uninstall(String name) {
         Connection c = connections.get(name);
         if (c != null) {
             Map<String, Connection> next = new LinkedHashMap<>(connections);
             next.remove(name);
             connections = Collections.unmodifiableMap(next);
+            unregister(name);
+            retire(c);
+        }
+    }
+
+    private static void retire(Connection c) {
+        if (c.dialect() instanceof DrainingDialect d) {
+            d.retire();
+        } else {
             c.dialect().close();
         }
     }
 
     /**
      * Registers the connections with the application: closed at shutdown, a health check and the dialect's pool
-     * gauges each, and the privilege check that warns about over-privileged database users (stopped first).
+     * gauges each (and for each connection that opens later, removed when it goes), and the privilege check that
+     * warns about over-privileged database users (stopped first).
      */
     public ConnectionRegistry manage(Environment environment) {
         environment.lifecycle().manage(this);
         environment.lifecycle().manage(new PrivilegeCheck(this, PrivilegeCheck.TIMEOUT));
-        for (Connection c : connections.values()) {
-            environment.healthChecks().register("connection." + c.name(),
-                    new DialectHealthCheck(c.dialect(), Duration.ofSeconds(5)));
-            for (String metric : c.dialect().metrics().keySet()) {
-                environment.metrics().gauge("connections." + c.name() + "." + metric,
-                        () -> () -> c.dialect().metrics().getOrDefault(metric, 0));
-            }
+        synchronized (this) {
+            healthChecks = environment.healthChecks();
+            metrics = environment.metrics();
+            connections.values().forEach(this::register);
         }
         return this;
+    }
+
+    private void register(Connection c) {
+        if (healthChecks == null) {
+            return;
+        }
+        unregister(c.name());
+        healthChecks.register("connection." + c.name(), new DialectHealthCheck(c.dialect(), Duration.ofSeconds(5)));
+        List<String> names = new ArrayList<>();
+        for (String metric : c.dialect().metrics().keySet()) {
+            String gauge = "connections." + c.name() + "." + metric;
+            metrics.gauge(gauge, () -> () -> c.dialect().metrics().getOrDefault(metric, 0));
+            names.add(gauge);
+        }
+        gauges.put(c.name(), names);
+    }
+
+    private void unregister(String name) {
+        if (healthChecks == null) {
+            return;
+        }
+        healthChecks.unregister("connection." + name);
+        List<String> names = gauges.remove(name);
+        if (names != null) {
+            names.forEach(metrics::remove);
+        }
+    }
+
+    /**
+     * The live connection of that name for a call: 404 {@code connection_not_found}, or why a stored one cannot be
+     * used now (its secret: {@code secrets.SecretUnavailableException}).
+     */
+    public Connection require(String name) {
+        Connection c = connections.get(name);
+        if (c != null) {
+            return c;
+        }
+        RuntimeException failure = unavailable.get(name);
+        if (failure != null) {
+            throw failure;
+        }
+        throw ApiException.notFound("connection_not_found", "No connection named '" + name + "'.");
     }
 
     public Optional<Connection> get(String name) {

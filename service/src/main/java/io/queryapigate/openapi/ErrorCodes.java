@@ -18,8 +18,8 @@ public final class ErrorCodes {
         m.put(400, List.of("invalid_body", "invalid_request", "invalid_paging", "param_required", "param_invalid",
                 "unsupported_field", "unknown_field", "invalid_name", "invalid_filter", "invalid_parameters",
                 "invalid_timeout", "invalid_format", "invalid_stream", "sql_required", "sql_not_parseable",
-                "multiple_statements", "connection_required", "connection_not_found", "unsupported_operation",
-                "invalid_config"));
+                "multiple_statements", "connection_required", "connection_not_found", "reason_required",
+                "unsupported_operation", "invalid_config"));
         m.put(401, List.of("unauthorized"));
         m.put(403, List.of("admin_only", "query_not_granted", "connection_not_granted", "adhoc_not_granted",
                 "read_only", "write_op_not_allowed", "table_not_allowed", "function_not_allowed",
@@ -31,11 +31,13 @@ public final class ErrorCodes {
         m.put(406, List.of("not_acceptable"));
         m.put(409, List.of("constraint_violation", "conflict", "query_exists", "key_exists", "key_rotation_pending",
                 "collection_exists", "examples_conflict", "secret_key_required", "password_undecryptable",
+                "connection_exists", "connection_in_use", "managed_by_config",
                 "managed_by_file"));
         m.put(412, List.of("precondition_failed"));
         m.put(413, List.of("payload_too_large", "sql_too_long", "row_limit"));
         m.put(429, List.of("rate_limited", "quota_exceeded", "too_many_concurrent"));
         m.put(500, List.of("query_failed", "internal_error", "config_apply_failed"));
+        m.put(502, List.of("connection_failed"));
         m.put(503, List.of("unavailable", "cancelled", "resource_limit", "secret_unavailable"));
         m.put(504, List.of("query_timeout"));
         BY_STATUS = java.util.Collections.unmodifiableMap(m);

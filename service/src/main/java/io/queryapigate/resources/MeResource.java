@@ -19,7 +19,8 @@ import java.util.List;
 public class MeResource {
     /** The original's capabilities that this server has routes for; the administrator key holds them all. */
     static final List<String> CAPABILITIES = List.of("access.read", "access.write", "cache.read", "cache.write",
-            "examples.write", "history.forget", "observe", "queries.read", "queries.write", "self", "settings.read");
+            "connections.read", "connections.write", "examples.write", "history.forget", "observe", "queries.read",
+            "queries.write", "self", "settings.read");
 
     @GET
     public ObjectNode me(@Auth Caller caller) {

@@ -24,6 +24,7 @@ public final class Store {
     private final UsageDao usage;
     private final ExampleDao examples;
     private final ManagedDao managed;
+    private final ConnectionDao connections;
 
     private Store(Jdbi jdbi, String url) {
         this.jdbi = jdbi;
@@ -34,6 +35,7 @@ public final class Store {
         this.usage = jdbi.onDemand(UsageDao.class);
         this.examples = jdbi.onDemand(ExampleDao.class);
         this.managed = jdbi.onDemand(ManagedDao.class);
+        this.connections = jdbi.onDemand(ConnectionDao.class);
     }
 
     /** The JDBC URL for a configured store URL, or the default SQLite file under {@code home}. */
@@ -165,6 +167,10 @@ public final class Store {
 
     public ExampleDao examples() {
         return examples;
+    }
+
+    public ConnectionDao connections() {
+        return connections;
     }
 
     /** What configuration-as-code directories own. */
