@@ -25,13 +25,23 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class ConnectionsApiIT {
+    /** Where file references may point: {@code ${file:...}} secrets for the test of a secret that goes away. */
+    private static final Path SECRETS = secretsDirectory();
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
-            TestingSecrets.KeyedGateway.class, TestingConfig.write(TestingConfig.demoConnection(), "", "5s")
-            .toString());
+            TestingSecrets.KeyedGateway.class, TestingConfig.write(TestingConfig.demoConnection(),
+                    "secrets:\n  cacheTtl: 1s\n  fileDirectories: [\"" + SECRETS + "\"]\n", "1s").toString());
     /** Without QUERYAPIGATE_SECRET_KEY. */
     private static final DropwizardAppExtension<GatewayConfiguration> KEYLESS = new DropwizardAppExtension<>(
             GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), "", "5s").toString());
     private static final String ADMIN = TestingConfig.ADMIN_KEY;
+
+    private static Path secretsDirectory() {
+        try {
+            return Files.createTempDirectory("qag-secrets-").toRealPath();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     private static Http http() {
         return new Http("http://127.0.0.1:" + APP.getLocalPort());
@@ -111,6 +121,49 @@ class ConnectionsApiIT {
         assertThat(restored.status()).as(restored.body()).isEqualTo(200);
         assertThat(http().get("/q/sales_v", ADMIN).json().get(0).get("v").asText()).isEqualTo("second");
         assertThat(http().get("/api/v1/connections/deleted", ADMIN).json().get("items")).isEmpty();
+    }
+
+    @Test
+    void aSecretThatGoesAwayMakesCallsAnswer503AndIsRecordedNeverServedStale() throws Exception {
+        Path file = SECRETS.resolve("vanishing-pw");
+        Files.writeString(file, "pw-file-91c3\n");
+        Map<String, Object> body = duckdb("vanishing", "ok");
+        body.put("password", "${file:" + file + "}");
+        Reply created = http().post("/api/v1/connections", ADMIN, Http.json(body));
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        publish("vanishing_v", "vanishing", "SELECT v FROM t");
+        assertThat(http().get("/q/vanishing_v", ADMIN).status()).isEqualTo(200);
+
+        Files.delete(file);
+        Reply refused = null;
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            refused = http().get("/q/vanishing_v", ADMIN);
+            if (refused.status() != 200) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        assertThat(refused).isNotNull();
+        refused.assertRefused(503, "secret_unavailable");
+        assertThat(refused.body()).doesNotContain(file.toString()).doesNotContain("pw-file-91c3");
+
+        Thread.sleep(300); // the event log's flush interval is 50 ms
+        JsonNode runs = http().get("/api/v1/history?limit=20", ADMIN).json().get("items");
+        assertThat(runs.toString()).as("the refused call is in the history with its code")
+                .contains("secret_unavailable");
+
+        Files.writeString(file, "pw-file-91c3\n");
+        Reply back = null;
+        deadline = System.nanoTime() + 20_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            back = http().get("/q/vanishing_v", ADMIN);
+            if (back.status() == 200) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        assertThat(back.status()).as("served again once the secret resolves: " + back.body()).isEqualTo(200);
     }
 
     @Test

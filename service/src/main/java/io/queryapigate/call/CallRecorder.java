@@ -9,7 +9,9 @@ import io.queryapigate.auth.Caller;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.errors.DialectErrors;
+import io.queryapigate.errors.SecretUnavailableMapper;
 import io.queryapigate.events.EventLog;
+import io.queryapigate.secrets.SecretUnavailableException;
 import io.queryapigate.store.EventRow;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -102,6 +104,8 @@ public final class CallRecorder {
             } else if (e instanceof DialectException d) {
                 DialectErrors.Answer answer = DialectErrors.of(d.error());
                 record(answer.status(), 0, 0, answer.code());
+            } else if (e instanceof SecretUnavailableException) {
+                record(503, 0, 0, SecretUnavailableMapper.CODE);
             } else {
                 record(500, 0, 0, "internal_error");
             }

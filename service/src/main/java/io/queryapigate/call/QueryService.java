@@ -15,6 +15,7 @@ import io.queryapigate.limits.Concurrency;
 import io.queryapigate.limits.Quotas;
 import io.queryapigate.paging.PageRequest;
 import io.queryapigate.params.ParamRules;
+import io.queryapigate.secrets.SecretUnavailableException;
 import io.queryapigate.sql.SqlShape;
 import io.queryapigate.sql.SqlText;
 import java.time.Clock;
@@ -87,6 +88,9 @@ public final class QueryService {
             RuntimeException failed = FailureDisclosure.toCaller(request, e);
             call.failed(failed);
             throw failed;
+        } catch (SecretUnavailableException e) { // the connection's secret cannot be resolved: 503, recorded
+            call.failed(e);
+            throw e;
         } finally {
             if (statement != null && !streaming) {
                 statement.connection().exit();
