@@ -258,7 +258,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 config.getMetadataCache().schemaTtlValue(), clock), apiKeys));
         jersey.register(new DescriptionsResource(descriptions));
         jersey.register(new ConfigResource(new ConfigCode(store, savedQueries, apiKeys, managed, descriptions,
-                connections, cache, config.getSecurity().getMaskingKey() != null
+                connections, managedConnections, cache, config.getSecurity().getMaskingKey() != null
                         && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock), mapper));
         jersey.register(new MeResource());
         jersey.register(new ConnectionsResource(managedConnections, mapper));

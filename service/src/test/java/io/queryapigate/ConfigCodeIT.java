@@ -9,6 +9,9 @@ import io.queryapigate.auth.KeyHasher;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.TestingConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,13 +23,35 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Configuration as code over {@code /api/v1/config} on a real server with a SQLite store: every problem of a
  * directory at its file and line with nothing applied, all or nothing when the store refuses a change midway,
- * objects a directory owns refused through the API (409 naming the file), and pruning what it no longer declares.
+ * objects a directory owns refused through the API (409 naming the file), and pruning what it no longer declares;
+ * connections declared by reference, in service only once their apply committed.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class ConfigCodeIT {
+    /** Where the connections' {@code ${file:...}} password references point. */
+    private static final Path SECRETS = secretsDirectory();
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), "").toString());
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(),
+                    "secrets:\n  fileDirectories: [\"" + SECRETS + "\"]\n").toString());
     private static final String ADMIN = TestingConfig.ADMIN_KEY;
+
+    private static Path secretsDirectory() {
+        try {
+            return Files.createTempDirectory("qag-config-secrets-").toRealPath();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A DuckDB connection in memory whose table {@code t} holds one row, {@code v = value}. */
+    private static String connection(String name, String value, String password) throws IOException {
+        Path script = Files.createTempFile("qag-config-conn-", ".sql");
+        Files.writeString(script, "CREATE TABLE t AS SELECT '" + value + "' AS v;\n");
+        return "name: " + name + "\ndialect: duckdb\nurl: ':memory:'\n"
+                + (password == null ? "" : "password: '" + password + "'\n")
+                + "pool_size: 2\nproperties:\n  duckdb.init_script: " + script + "\n  duckdb.read_only: 'false'\n"
+                + "description: Declared in a directory\n";
+    }
 
     private static Http http() {
         return new Http("http://127.0.0.1:" + APP.getLocalPort());
@@ -281,5 +306,87 @@ class ConfigCodeIT {
         revived.assertRefused(400, "invalid_config");
         assertThat(revived.json().get("errors").get("api_keys/prune-key.yaml:2").asText())
                 .contains("secret of a deleted key");
+    }
+
+    @Test
+    void aConnectionIsDeclaredByReferenceAndInServiceOnlyOnceItsApplyCommitted() throws Exception {
+        Path secret = SECRETS.resolve("cc-password");
+        Files.writeString(secret, "pw-cc-4f1e\n");
+        String reference = "${file:" + secret + "}";
+
+        Map<String, String> wrong = new LinkedHashMap<>();
+        wrong.put("connections/cc-literal.yaml", connection("cc-literal", "x", "hunter2"));
+        wrong.put("connections/cc-masked.yaml", connection("cc-masked", "x", "********"));
+        wrong.put("connections/demo.yaml", connection("demo", "x", null));
+        wrong.put("connections/cc-nowhere.yaml", connection("cc-nowhere", "x", "${file:" + SECRETS + "/none}"));
+        Reply refused = http().post("/api/v1/config/diff", ADMIN, files(wrong));
+        refused.assertRefused(400, "invalid_config");
+        JsonNode errors = refused.json().get("errors");
+        assertThat(errors.get("connections/cc-literal.yaml:4").asText()).as(refused.body())
+                .contains("never holds one - use a reference").doesNotContain("hunter2");
+        assertThat(errors.get("connections/cc-masked.yaml:4").asText()).contains("no password is stored to keep");
+        assertThat(errors.get("connections/demo.yaml:1").asText()).contains("managed_by: config");
+        assertThat(errors.get("connections/cc-nowhere.yaml:4").asText()).contains("could not be resolved");
+
+        // the connection, a query on it and a key: the store refuses the key, last, so nothing stays
+        Jdbi.create("jdbc:sqlite:" + APP.getConfiguration().getHome() + "/queryapigate.db").useHandle(h ->
+                h.execute("CREATE TRIGGER refuse_cc_boom BEFORE INSERT ON api_keys WHEN NEW.name = 'zz-cc-boom'"
+                        + " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"));
+        Map<String, String> dir = new LinkedHashMap<>();
+        dir.put("connections/cc-sales.yaml", connection("cc-sales", "first", reference));
+        dir.put("queries/cc-sales-v.yaml", "name: cc-sales-v\nconnection_name: cc-sales\nsql: SELECT v FROM t\n");
+        dir.put("api_keys/zz-cc-boom.yaml", key("zz-cc-boom", "qag_cc_boom", "queries: [cc-sales-v]\n"));
+        Reply plan = http().post("/api/v1/config/diff", ADMIN, files(dir));
+        assertThat(plan.status()).as(plan.body()).isEqualTo(200);
+        assertThat(names(plan.json().get("changes"))).containsExactly("connections/cc-sales",
+                "queries/cc-sales-v", "api_keys/zz-cc-boom");
+        assertThat(http().get("/api/v1/connections/cc-sales", ADMIN).status()).as("a diff opens nothing")
+                .isEqualTo(404);
+
+        Reply failed = http().post("/api/v1/config/apply", ADMIN, files(dir));
+        failed.assertRefused(500, "config_apply_failed");
+        assertThat(http().get("/api/v1/connections/cc-sales", ADMIN).status()).as("no row").isEqualTo(404);
+        assertThat(http().get("/api/v1/connections/cc-sales/schema", ADMIN).status()).as("no pool in service")
+                .isEqualTo(404);
+        assertThat(http().sql(ADMIN, "cc-sales", "SELECT v FROM t").status()).isEqualTo(404);
+
+        dir.remove("api_keys/zz-cc-boom.yaml");
+        Reply ok = http().post("/api/v1/config/apply", ADMIN, files(dir));
+        assertThat(ok.status()).as(ok.body()).isEqualTo(200);
+        Reply call = http().get("/q/cc-sales-v", ADMIN);
+        assertThat(call.status()).as("callable at once: " + call.body()).isEqualTo(200);
+        assertThat(call.json().get(0).get("v").asText()).isEqualTo("first");
+        JsonNode stored = http().get("/api/v1/connections/cc-sales", ADMIN).json();
+        assertThat(stored.get("managed_by").asText()).isEqualTo("file:connections/cc-sales.yaml");
+        assertThat(stored.get("password").asText()).as("a reference is answered as written").isEqualTo(reference);
+        assertThat(stored.get("description").asText()).isEqualTo("Declared in a directory");
+
+        Reply patch = http().patch("/api/v1/connections/cc-sales", ADMIN, "{\"pool_size\": 3}");
+        patch.assertRefused(409, "managed_by_file");
+        assertThat(patch.json().get("file").asText()).isEqualTo("connections/cc-sales.yaml");
+        http().delete("/api/v1/connections/cc-sales?reason=test", ADMIN).assertRefused(409, "managed_by_file");
+
+        // a change replaces the pool once committed; applying the same directory again changes nothing
+        dir.put("connections/cc-sales.yaml", connection("cc-sales", "second", reference));
+        Reply changed = http().post("/api/v1/config/apply", ADMIN, files(dir));
+        assertThat(names(changed.json().get("changes"))).as(changed.body()).containsExactly("connections/cc-sales");
+        assertThat(http().get("/q/cc-sales-v", ADMIN).json().get(0).get("v").asText()).isEqualTo("second");
+        assertThat(http().post("/api/v1/config/apply", ADMIN, files(dir)).json().get("applied").asBoolean())
+                .isFalse();
+
+        // pruned only once no published query runs on it
+        dir.remove("connections/cc-sales.yaml");
+        Reply inUse = http().post("/api/v1/config/apply?prune=true", ADMIN, files(dir));
+        inUse.assertRefused(400, "invalid_config");
+        assertThat(inUse.json().get("errors").get("connections/cc-sales.yaml:1").asText()).contains("cc-sales-v");
+        assertThat(http().get("/q/cc-sales-v", ADMIN).status()).isEqualTo(200);
+        dir.remove("queries/cc-sales-v.yaml");
+        Reply pruned = http().post("/api/v1/config/apply?prune=true", ADMIN, files(dir));
+        assertThat(pruned.status()).as(pruned.body()).isEqualTo(200);
+        assertThat(http().get("/api/v1/connections/cc-sales", ADMIN).status()).isEqualTo(404);
+        JsonNode deleted = http().get("/api/v1/connections/deleted", ADMIN).json().get("items");
+        assertThat(deleted.findValuesAsText("reason"))
+                .contains("pruned by configuration as code (connections/cc-sales.yaml)");
+        assertThat(http().sql(ADMIN, "cc-sales", "SELECT v FROM t").status()).isEqualTo(404);
     }
 }

@@ -9,6 +9,7 @@ import io.queryapigate.GatewayConfiguration;
 import io.queryapigate.configcode.ConfigCode;
 import io.queryapigate.configcode.ConfigDirectory;
 import io.queryapigate.configcode.Plan;
+import io.queryapigate.connections.Connections;
 import io.queryapigate.descriptions.Descriptions;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.dialect.DialectRegistry;
@@ -21,6 +22,8 @@ import io.queryapigate.limits.Quotas;
 import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.queries.Definitions;
 import io.queryapigate.queries.SavedQueries;
+import io.queryapigate.secrets.SecretBox;
+import io.queryapigate.secrets.SecretReferences;
 import io.queryapigate.store.MetadataCache;
 import io.queryapigate.store.Store;
 import java.io.PrintStream;
@@ -61,7 +64,8 @@ public final class ConfigCommand extends ConfiguredCommand<GatewayConfiguration>
         subparser.addArgument("action").choices("export", "diff", "apply")
                 .help("export: write the store into DIR; diff: print what applying DIR would change; apply: make the"
                         + " store match DIR, all or nothing");
-        subparser.addArgument("dir").help("the configuration directory (queries/NAME.yaml, api_keys/NAME.yaml, descriptions/CONNECTION.yaml)");
+        subparser.addArgument("dir").help("the configuration directory (connections/NAME.yaml, queries/NAME.yaml,"
+                + " api_keys/NAME.yaml, descriptions/CONNECTION.yaml)");
         super.configure(subparser);
         subparser.addArgument("--prune").dest("prune").action(Arguments.storeTrue())
                 .help("diff/apply: also delete what a directory applied earlier owned and DIR no longer declares");
@@ -79,11 +83,18 @@ public final class ConfigCommand extends ConfiguredCommand<GatewayConfiguration>
         String url = Store.resolveUrl(config.getStore().getUrl(), home);
         Store.migrate(url, config.getStore().getUser(), config.getStore().getPassword());
         Store store = Store.connect(url, config.getStore().getUser(), config.getStore().getPassword());
-        ConnectionRegistry connections = ConnectionRegistry.create(
-                DialectRegistry.discover(ConfigCommand.class.getClassLoader()), config.getConnections(),
+        DialectRegistry dialects = DialectRegistry.discover(ConfigCommand.class.getClassLoader());
+        ConnectionRegistry connections = ConnectionRegistry.create(dialects, config.getConnections(),
                 config.getLimits().queryTimeoutValue(), config.getLimits().getMaxRows(), home);
-        try {
-            run(ns, configCode(config, store, connections, bootstrap.getObjectMapper()), out);
+        Map<String, String> variables = System.getenv();
+        Clock clock = Clock.systemUTC();
+        try (SecretReferences secrets = config.getSecrets().build(variables, clock)) {
+            Connections stored = new Connections(store, connections, dialects,
+                    SecretBox.of(variables.get(SecretBox.VARIABLE)), secrets,
+                    bootstrap.getValidatorFactory().getValidator(), bootstrap.getObjectMapper(), clock,
+                    Duration.ofSeconds(1));
+            stored.live().sync(); // the stored connections, so that queries on them are checked as the server does
+            run(ns, configCode(config, store, connections, stored, bootstrap.getObjectMapper()), out);
         } finally {
             connections.stop();
         }
@@ -132,7 +143,7 @@ public final class ConfigCommand extends ConfiguredCommand<GatewayConfiguration>
 
     /** The services an apply goes through, as the server builds them, on this command's own store connection. */
     private static ConfigCode configCode(GatewayConfiguration config, Store store, ConnectionRegistry connections,
-            ObjectMapper mapper) {
+            Connections stored, ObjectMapper mapper) {
         Clock clock = Clock.systemUTC();
         MetricRegistry metrics = new MetricRegistry();
         long maxSql = config.getLimits().getMaxSqlLength().toBytes();
@@ -148,7 +159,7 @@ public final class ConfigCommand extends ConfiguredCommand<GatewayConfiguration>
         ApiKeys keys = new ApiKeys(store.keys(), cache, quotas, mapper, clock, managed);
         String maskingKey = config.getSecurity().getMaskingKey();
         return new ConfigCode(store, queries, keys, managed, new Descriptions(store, connections, clock), connections,
-                cache, maskingKey != null && !maskingKey.isBlank(), mapper, clock);
+                stored, cache, maskingKey != null && !maskingKey.isBlank(), mapper, clock);
     }
 
     /** A directory with problems, or a refused apply, says so without a stack trace. */

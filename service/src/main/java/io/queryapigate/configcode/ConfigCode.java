@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.queryapigate.connections.Connections;
 import io.queryapigate.descriptions.Descriptions;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.errors.ApiException;
@@ -17,6 +18,7 @@ import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.queries.Definition;
 import io.queryapigate.queries.SavedQueries;
 import io.queryapigate.store.ApiKeyRow;
+import io.queryapigate.store.ConnectionRow;
 import io.queryapigate.store.ExampleDao;
 import io.queryapigate.store.ManagedRow;
 import io.queryapigate.store.MetadataCache;
@@ -43,18 +45,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Configuration as code: a directory of YAML files, one per object ({@code queries/NAME.yaml}, {@code
- * api_keys/NAME.yaml}), read and checked by the rules the API applies, compared with the store ({@link #diff}),
+ * Configuration as code: a directory of YAML files, one per object ({@code connections/NAME.yaml}, {@code
+ * queries/NAME.yaml}, {@code api_keys/NAME.yaml}, {@code descriptions/CONNECTION.yaml}), read and checked by the rules the API applies, compared with the store ({@link #diff}),
  * made true in one store transaction ({@link #apply}), and written from the store ({@link #export}). A file holds
- * the API's own fields; a key carries {@code secret_sha256}, never a secret. What an apply declares is recorded as
+ * the API's own fields; a key carries {@code secret_sha256}, never a secret, and a connection a reference to its
+ * password, never the password. The connections an apply changes are opened and checked first, visible to the apply
+ * alone (its queries are checked on them), and put into service after the commit; a failed apply closes them. What an apply declares is recorded as
  * owned by its file ({@link ManagedObjects}): the API refuses to change it. Objects the directory does not declare
  * are left alone, unless a directory applied earlier owned them and {@code prune} is asked for: then they go.
  */
 public final class ConfigCode {
     /** The author a query's version gets when its file names none. */
     public static final String AUTHOR = "config";
-    private static final List<String> KINDS = List.of(ManagedObjects.QUERIES, ManagedObjects.API_KEYS,
-            ManagedObjects.DESCRIPTIONS);
+    private static final List<String> KINDS = List.of(ManagedObjects.CONNECTIONS, ManagedObjects.QUERIES,
+            ManagedObjects.API_KEYS, ManagedObjects.DESCRIPTIONS);
     private static final Set<String> DESCRIPTION_FIELDS = Set.of("name", "items");
     private static final Set<String> KEY_FIELDS;
     private static final Set<String> KEY_STATE_FIELDS;
@@ -88,6 +92,7 @@ public final class ConfigCode {
     private final ManagedObjects managed;
     private final Descriptions descriptions;
     private final ConnectionRegistry connections;
+    private final Connections stored;
     private final MetadataCache cache;
     private final Predicate<String> knownConnection;
     private final boolean hashMasking;
@@ -96,17 +101,19 @@ public final class ConfigCode {
 
     /**
      * @param connections the connections (a key's grants and a query name them; descriptions belong to them)
+     * @param stored the connections managed through the API, which a directory may declare
      * @param hashMasking whether the server has a masking key (hash mask rules)
      */
     public ConfigCode(Store store, SavedQueries queries, ApiKeys keys, ManagedObjects managed,
-            Descriptions descriptions, ConnectionRegistry connections, MetadataCache cache, boolean hashMasking,
-            ObjectMapper mapper, Clock clock) {
+            Descriptions descriptions, ConnectionRegistry connections, Connections stored, MetadataCache cache,
+            boolean hashMasking, ObjectMapper mapper, Clock clock) {
         this.store = store;
         this.queries = queries;
         this.keys = keys;
         this.managed = managed;
         this.descriptions = descriptions;
         this.connections = connections;
+        this.stored = stored;
         this.cache = cache;
         this.knownConnection = c -> connections.get(c).isPresent();
         this.hashMasking = hashMasking;
@@ -132,8 +139,27 @@ public final class ConfigCode {
     public record Applied(Plan plan, boolean applied, String directorySha256) {}
 
     /** What a directory declares, read and checked. */
-    private record Declared(Map<String, DeclaredQuery> queries, Map<String, DeclaredKey> keys,
-            Map<String, DeclaredDescriptions> descriptions, String sha256) {}
+    private record Declared(Map<String, DeclaredConnection> connections, Map<String, DeclaredQuery> queries,
+            Map<String, DeclaredKey> keys, Map<String, DeclaredDescriptions> descriptions, String sha256) {}
+
+    private record DeclaredConnection(String name, ConfigFile file, Connections.Declared declared) {}
+
+    /**
+     * A directory's connections, read first: those it changes are opened (not in service) so that its queries can
+     * be checked on them; {@link #discard} closes them when they do not go into service.
+     */
+    private record Staging(Map<String, DeclaredConnection> declared, Map<String, Connections.Staged> opened,
+            Problems problems) {
+        Map<String, ConnectionRegistry.Connection> connections() {
+            Map<String, ConnectionRegistry.Connection> out = new TreeMap<>();
+            opened.forEach((name, s) -> out.put(name, s.connection()));
+            return out;
+        }
+
+        void discard() {
+            opened.values().forEach(s -> s.connection().discard());
+        }
+    }
 
     private record DeclaredQuery(String name, ConfigFile file, Definition definition, String collection,
             ObjectNode shape, boolean authorGiven) {}
@@ -145,10 +171,21 @@ public final class ConfigCode {
     private record DeclaredDescriptions(String name, ConfigFile file, Map<String, Descriptions.Item> items,
             ObjectNode shape) {}
 
-    /** The store's saved queries (published) and keys, as files; the examples' are left out. */
+    /**
+     * The store's connections, saved queries (published), keys and descriptions, as files; the examples' and the
+     * YAML's connections are left out. A sealed password is written as the mask: "keep the stored one".
+     */
     public Export export() {
         SortedMap<String, String> files = new TreeMap<>();
         List<String> skipped = new ArrayList<>();
+        for (ConnectionRow row : stored.stored().values()) {
+            if (connections.isConfigured(row.name()) || connections.isAdded(row.name())) {
+                continue;
+            }
+            ObjectNode out = JSON.objectNode().put("name", row.name());
+            out.setAll(stored.declaredShape(row));
+            files.put(ManagedObjects.CONNECTIONS + "/" + row.name() + ".yaml", yaml(out));
+        }
         Set<String> exampleQueries = Set.copyOf(store.examples().names(ExampleDao.QUERY));
         Map<Long, List<QueryVersionRow>> versions = queries.allVersions();
         for (SavedQueryRow q : queries.list()) {
@@ -202,8 +239,12 @@ public final class ConfigCode {
      * @throws ApiException 400 {@code invalid_config} listing every problem, each at its file and line
      */
     public Plan diff(Map<String, String> files, boolean prune) {
-        Declared declared = read(files);
-        return plan(declared, prune);
+        Staging staging = stage(files, AUTHOR);
+        try {
+            return connections.withStaged(staging.connections(), () -> plan(read(files, staging), prune));
+        } finally {
+            staging.discard();
+        }
     }
 
     /**
@@ -216,7 +257,24 @@ public final class ConfigCode {
      *     {@code config_apply_failed} (the store refused a change; nothing applied)
      */
     public Applied apply(Map<String, String> files, boolean prune, String actor) {
-        Declared declared = read(files);
+        Staging staging = stage(files, actor);
+        Applied applied;
+        try {
+            applied = connections.withStaged(staging.connections(), () -> applyStaged(files, staging, prune, actor));
+        } catch (RuntimeException e) {
+            staging.discard();
+            throw e;
+        }
+        if (applied.applied()) {
+            stored.reconcile(staging.opened());
+        } else {
+            staging.discard();
+        }
+        return applied;
+    }
+
+    private Applied applyStaged(Map<String, String> files, Staging staging, boolean prune, String actor) {
+        Declared declared = read(files, staging);
         List<Runnable> afterCommit = new ArrayList<>();
         String[] current = {null};
         Applied applied;
@@ -224,7 +282,8 @@ public final class ConfigCode {
             applied = store.jdbi().inTransaction(h -> managed.applying(() -> {
                 Plan plan = plan(declared, prune);
                 Map<String, ManagedRow> owned = owned();
-                boolean newlyOwned = declared.queries().values().stream().anyMatch(q -> !ownedBy(owned,
+                boolean newlyOwned = declared.connections().values().stream().anyMatch(c -> !ownedBy(owned,
+                        ManagedObjects.CONNECTIONS, c.name(), c.file())) || declared.queries().values().stream().anyMatch(q -> !ownedBy(owned,
                         ManagedObjects.QUERIES, q.name(), q.file())) || declared.keys().values().stream()
                         .anyMatch(k -> !ownedBy(owned, ManagedObjects.API_KEYS, k.name(), k.file()))
                         || declared.descriptions().values().stream().anyMatch(d -> !ownedBy(owned,
@@ -266,8 +325,58 @@ public final class ConfigCode {
 
     // ---- reading a directory
 
-    private Declared read(Map<String, String> files) {
+    /** Reads and checks the directory's connection files; opens those it creates or changes (not in service). */
+    private Staging stage(Map<String, String> files, String actor) {
         Problems problems = new Problems();
+        Map<String, DeclaredConnection> declared = new TreeMap<>();
+        for (Map.Entry<String, String> e : new TreeMap<>(files).entrySet()) {
+            String path = e.getKey().replace('\\', '/').replaceFirst("^(\\./)+", "");
+            String[] parts = path.split("/");
+            String stem = parts[parts.length - 1].replaceFirst("\\.ya?ml$", "");
+            if (parts.length != 2 || !parts[0].equals(ManagedObjects.CONNECTIONS) || stem.isEmpty()) {
+                continue;
+            }
+            ConfigFile f = ConfigFile.parse(path, e.getValue() == null ? "" : e.getValue(), new Problems());
+            JsonNode nameNode = f.body() == null ? null : f.body().get("name");
+            if (f.body() == null || (nameNode != null && !stem.equals(nameNode.asText()))) {
+                continue; // read() reports it
+            }
+            if (connections.isConfigured(stem) || connections.isAdded(stem)) {
+                problems.add(path, f.line("name"), "Connection '" + stem + "' is declared in the server's YAML"
+                        + " (managed_by: config): a configuration directory never declares it");
+                continue;
+            }
+            if (!ConnectionRegistry.NAME.matcher(stem).matches()) {
+                problems.add(path, f.line("name"), "A connection name is 1-100 letters, digits, '.', '_' or '-',"
+                        + " starting with a letter or digit.");
+                continue;
+            }
+            try {
+                declared.put(stem, new DeclaredConnection(stem, f, stored.declare(stem, f.body(), actor)));
+            } catch (ApiException ex) {
+                report(f, ex, "name", problems);
+            } catch (RuntimeException ex) {
+                problems.add(path, f.line("password", "name"), ex.getMessage());
+            }
+        }
+        Map<String, Connections.Staged> opened = new TreeMap<>();
+        for (DeclaredConnection c : declared.values()) {
+            if (!c.declared().changed()) {
+                continue;
+            }
+            try {
+                opened.put(c.name(), stored.stage(c.declared().row()));
+            } catch (ApiException ex) {
+                report(c.file(), ex, "url", problems);
+            } catch (RuntimeException ex) { // a reference that does not resolve, a dialect refusing the URL
+                problems.add(c.file().path(), c.file().line("password", "url"), ex.getMessage());
+            }
+        }
+        return new Staging(declared, opened, problems);
+    }
+
+    private Declared read(Map<String, String> files, Staging staging) {
+        Problems problems = staging.problems();
         Map<String, DeclaredQuery> qs = new TreeMap<>();
         Map<String, DeclaredKey> ks = new TreeMap<>();
         Map<String, DeclaredDescriptions> ds = new TreeMap<>();
@@ -279,8 +388,8 @@ public final class ConfigCode {
             String fileName = parts[parts.length - 1];
             String stem = fileName.replaceFirst("\\.ya?ml$", "");
             if (parts.length != 2 || !KINDS.contains(parts[0]) || stem.equals(fileName) || stem.isEmpty()) {
-                problems.add(path, 1, "is not where a configuration file goes: queries/NAME.yaml,"
-                        + " api_keys/NAME.yaml or descriptions/CONNECTION.yaml");
+                problems.add(path, 1, "is not where a configuration file goes: connections/NAME.yaml,"
+                        + " queries/NAME.yaml, api_keys/NAME.yaml or descriptions/CONNECTION.yaml");
                 continue;
             }
             ConfigFile f = ConfigFile.parse(path, e.getValue() == null ? "" : e.getValue(), problems);
@@ -300,7 +409,9 @@ public final class ConfigCode {
                 problems.add(path, 1, "declares " + parts[0] + "[" + name + "] again (" + other + " does too)");
                 continue;
             }
-            if (parts[0].equals(ManagedObjects.QUERIES)) {
+            if (parts[0].equals(ManagedObjects.CONNECTIONS)) {
+                continue; // read by stage()
+            } else if (parts[0].equals(ManagedObjects.QUERIES)) {
                 readQuery(f, name, problems).ifPresent(q -> qs.put(name, q));
             } else if (parts[0].equals(ManagedObjects.API_KEYS)) {
                 readKey(f, name, problems).ifPresent(k -> ks.put(name, k));
@@ -319,7 +430,7 @@ public final class ConfigCode {
             }
         }
         problems.throwIfAny();
-        return new Declared(qs, ks, ds, ConfigFile.sha256(digest.toString()));
+        return new Declared(staging.declared(), qs, ks, ds, ConfigFile.sha256(digest.toString()));
     }
 
     private Optional<DeclaredQuery> readQuery(ConfigFile f, String name, Problems problems) {
@@ -474,6 +585,24 @@ public final class ConfigCode {
         List<Plan.Ref> notInDirectory = new ArrayList<>();
         Map<String, ManagedRow> owned = owned();
 
+        Map<String, ConnectionRow> storedConnections = stored.stored();
+        for (DeclaredConnection c : declared.connections().values()) {
+            ConnectionRow row = storedConnections.get(c.name());
+            String file = c.file().path();
+            if (row == null) {
+                changes.add(new Plan.Change(ManagedObjects.CONNECTIONS, c.name(), file, "create",
+                        fields(null, c.declared().shape(), Set.of()), List.of()));
+                continue;
+            }
+            Map<String, Plan.FieldChange> fields = fields(stored.declaredShape(row), c.declared().shape(), Set.of());
+            if (fields.isEmpty()) {
+                unchanged.add(new Plan.Ref(ManagedObjects.CONNECTIONS, c.name(), file));
+            } else {
+                changes.add(new Plan.Change(ManagedObjects.CONNECTIONS, c.name(), file, "update", fields,
+                        List.of("its pool is replaced once the apply has committed")));
+            }
+        }
+
         Map<String, SavedQueryRow> storedQueries = new TreeMap<>();
         queries.list().forEach(q -> storedQueries.put(q.name(), q));
         Map<Long, List<QueryVersionRow>> versions = queries.allVersions();
@@ -598,6 +727,11 @@ public final class ConfigCode {
                 leftOrPruned(ManagedObjects.QUERIES, name, owned, prune, deletes, notInDirectory);
             }
         }
+        for (String name : storedConnections.keySet()) {
+            if (!declared.connections().containsKey(name) && !connections.isConfigured(name)) {
+                leftOrPruned(ManagedObjects.CONNECTIONS, name, owned, prune, deletes, notInDirectory);
+            }
+        }
         changes.addAll(deletes);
         return new Plan(changes, unchanged, notInDirectory);
     }
@@ -637,6 +771,14 @@ public final class ConfigCode {
 
     private void execute(Plan.Change change, Declared declared, String actor, List<Runnable> afterCommit) {
         String name = change.name();
+        if (change.kind().equals(ManagedObjects.CONNECTIONS)) {
+            if (change.action().equals("delete")) {
+                stored.retire(name, "pruned by configuration as code (" + change.file() + ")", actor);
+            } else {
+                stored.write(declared.connections().get(name).declared().row());
+            }
+            return;
+        }
         if (change.kind().equals(ManagedObjects.DESCRIPTIONS)) {
             DeclaredDescriptions d = declared.descriptions().get(name);
             Map<String, Descriptions.Item> stored = storedDescriptions(name);
@@ -704,6 +846,11 @@ public final class ConfigCode {
             if (c.action().equals("delete")) {
                 dao.forget(c.kind(), c.name());
             }
+        }
+        for (DeclaredConnection c : declared.connections().values()) {
+            dao.forget(ManagedObjects.CONNECTIONS, c.name());
+            dao.insert(new ManagedRow(ManagedObjects.CONNECTIONS, c.name(), c.file().path(), c.file().sha256(), now,
+                    actor));
         }
         for (DeclaredQuery q : declared.queries().values()) {
             dao.forget(ManagedObjects.QUERIES, q.name());

@@ -13,6 +13,7 @@ import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.dialect.spi.DialectFactory;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.http.ServerTime;
+import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.secrets.SecretBox;
 import io.queryapigate.secrets.SecretResolver;
 import io.queryapigate.secrets.SecretUnavailableException;
@@ -56,6 +57,7 @@ public final class Connections {
 
     private final Store store;
     private final ConnectionDao dao;
+    private final ManagedObjects managed;
     private final ConnectionRegistry registry;
     private final DialectRegistry dialects;
     private final ConnectionSettings settings;
@@ -69,6 +71,7 @@ public final class Connections {
             SecretResolver secrets, Validator validator, ObjectMapper mapper, Clock clock, Duration checkInterval) {
         this.store = store;
         this.dao = store.connections();
+        this.managed = new ManagedObjects(store.managed());
         this.registry = registry;
         this.dialects = dialects;
         this.settings = new ConnectionSettings(registry, box, secrets, mapper);
@@ -159,6 +162,7 @@ public final class Connections {
     public Answer update(String name, String ifMatch, JsonNode body, String actor) {
         JsonNode node = object(body);
         writable(name);
+        managed.check(ManagedObjects.CONNECTIONS, name);
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             ConnectionRow read = find(name);
             checkMatch(read, ifMatch);
@@ -205,6 +209,7 @@ public final class Connections {
      */
     public void delete(String name, String ifMatch, String reason, boolean force, String actor) {
         writable(name);
+        managed.check(ManagedObjects.CONNECTIONS, name);
         ConnectionRow read = find(name);
         checkMatch(read, ifMatch);
         if (reason == null || reason.isBlank()) {
@@ -257,6 +262,7 @@ public final class Connections {
     public Answer restore(String name, String actor) {
         ConnectionRow read = dao.findByName(name).filter(ConnectionRow::deleted).orElseThrow(() ->
                 ApiException.notFound("connection_not_found", "No deleted connection named '" + name + "'"));
+        managed.check(ManagedObjects.CONNECTIONS, name);
         if (registry.isConfigured(name) || registry.isAdded(name)) {
             throw exists(name);
         }
@@ -385,6 +391,156 @@ public final class Connections {
             message = message.replace(password, MASK);
         }
         return new ApiException(502, "connection_failed", "Could not connect: " + message);
+    }
+
+    // ---- configuration as code: checked and opened first, written in the apply's transaction, in service after
+
+    /**
+     * A connection a configuration file declares, checked by the API's rules: its row as it would be stored, its
+     * fields as a file writes them ({@link #declaredShape}), and whether it differs from the stored one.
+     */
+    public record Declared(ConnectionRow row, ObjectNode shape, boolean changed) {}
+
+    /**
+     * Reads a file's fields as a whole connection (absent fields take their defaults; the mask keeps the stored
+     * password). A literal password is refused here, before anything is sealed: a file holds references only.
+     *
+     * @throws ApiException the API's refusal ({@code invalid_body} naming the fields, {@code managed_by_config})
+     */
+    public Declared declare(String name, JsonNode body, String actor) {
+        JsonNode node = object(body);
+        writable(name);
+        JsonNode password = node.get("password");
+        if (password != null && password.isTextual() && !MASK.equals(password.textValue())
+                && !settings.secrets().isReference(password.textValue())) {
+            throw fieldError("password", "is a literal: a configuration file never holds one - use a reference"
+                    + " such as ${DB_PASSWORD} or ${file:/run/secrets/db}");
+        }
+        Optional<ConnectionRow> stored = dao.findByName(name).filter(r -> !r.deleted());
+        long now = clock.millis();
+        ConnectionRow base = new ConnectionRow(stored.map(ConnectionRow::id).orElse(0L), name, null, null, null,
+                stored.map(ConnectionRow::passwordSealed).orElse(null),
+                stored.map(ConnectionRow::passwordRef).orElse(null), 8, null, "{}", "[]", null,
+                stored.map(ConnectionRow::createdAt).orElse(now), stored.map(ConnectionRow::createdBy).orElse(actor),
+                stored.map(ConnectionRow::updatedAt).orElse(now), stored.map(ConnectionRow::updatedBy).orElse(actor),
+                null, null, null);
+        ObjectNode fields = node.deepCopy();
+        if (!fields.has("password")) {
+            fields.putNull("password");
+        }
+        ConnectionRow row = fields(fields, base);
+        if (row.dialect() == null || row.url() == null) {
+            throw fieldError(row.dialect() == null ? "dialect" : "url", "is required");
+        }
+        ObjectNode shape = declaredShape(row);
+        boolean changed = stored.isEmpty() || !shape.equals(declaredShape(stored.get()))
+                || !ConnectionSettings.fingerprint(row).equals(ConnectionSettings.fingerprint(stored.get()));
+        return new Declared(stored.isPresent() ? touch(row, stored.get(), actor) : row, shape, changed);
+    }
+
+    /** The stored connections (not the YAML's), by name. */
+    public Map<String, ConnectionRow> stored() {
+        Map<String, ConnectionRow> out = new TreeMap<>();
+        dao.live().forEach(r -> out.put(r.name(), r));
+        return out;
+    }
+
+    /**
+     * A connection's fields as a configuration file writes them: the answer's, without the server's, the defaults
+     * and the empty ones left out.
+     */
+    public ObjectNode declaredShape(ConnectionRow row) {
+        ObjectNode v = view(row);
+        SERVER_FIELDS.forEach(v::remove);
+        v.remove("name");
+        for (String f : List.copyOf(iterable(v.fieldNames()))) {
+            JsonNode value = v.get(f);
+            if (value.isNull() || (value.isContainerNode() && value.isEmpty())) {
+                v.remove(f);
+            }
+        }
+        return v;
+    }
+
+    private static List<String> iterable(Iterator<String> it) {
+        List<String> out = new ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
+    }
+
+    /** A declared connection opened by the YAML's rules, not in service: an apply checks its queries on it. */
+    public static final class Staged {
+        private final ConnectionSettings.Opened opened;
+
+        private Staged(ConnectionSettings.Opened opened) {
+            this.opened = opened;
+        }
+
+        public Connection connection() {
+            return opened.connection();
+        }
+    }
+
+    /** Opens a declared connection, checked as the API checks one; not in service until {@link #reconcile}. */
+    public Staged stage(ConnectionRow row) {
+        return new Staged(openChecked(row));
+    }
+
+    /**
+     * Writes a declared connection in the caller's transaction (an apply's), with a bump of the counter; nothing is
+     * put in service: {@link #reconcile} does, after the commit.
+     */
+    public void write(ConnectionRow row) {
+        Optional<ConnectionRow> existing = dao.findByName(row.name());
+        if (existing.isPresent() && !existing.get().deleted()) {
+            if (dao.update(row, existing.get().updatedAt()) != 1) {
+                throw new ApiException(409, "conflict", "Connection '" + row.name() + "' changed meanwhile");
+            }
+        } else {
+            existing.ifPresent(old -> dao.purge(old.id()));
+            dao.insert(row);
+            if (existing.isPresent()) {
+                purged.accept(row.name());
+            }
+        }
+        dao.bumpVersion();
+    }
+
+    /**
+     * Soft-deletes a connection in the caller's transaction (an apply's prune); refused (409 {@code
+     * connection_in_use}) while published saved queries run on it, as the API without force.
+     */
+    public void retire(String name, String reason, String actor) {
+        ConnectionRow read = find(name);
+        List<String> using = dao.publishedQueriesOn(name);
+        if (!using.isEmpty()) {
+            throw new ApiException(409, "connection_in_use", "Published saved queries run on connection '" + name
+                    + "': " + String.join(", ", using) + ". It is not deleted.").with("queries", using);
+        }
+        long now = Math.max(clock.millis(), read.updatedAt() + 1);
+        dao.update(new ConnectionRow(read.id(), read.name(), read.dialect(), read.url(), read.username(),
+                read.passwordSealed(), read.passwordRef(), read.poolSize(), read.queryTimeoutMs(), read.properties(),
+                read.allowedFunctions(), read.description(), read.createdAt(), read.createdBy(), now, actor, now,
+                actor, reason), read.updatedAt());
+        dao.bumpVersion();
+    }
+
+    /**
+     * After an apply committed: the connections it opened go into service as stored ({@code opened}, by name),
+     * the others it changed are reconciled from the store.
+     */
+    public void reconcile(Map<String, Staged> opened) {
+        synchronized (live) {
+            for (Map.Entry<String, Staged> e : opened.entrySet()) {
+                Optional<ConnectionRow> row = dao.findByName(e.getKey()).filter(r -> !r.deleted());
+                if (row.isEmpty() || registry.isConfigured(e.getKey()) || registry.isAdded(e.getKey())) {
+                    e.getValue().connection().discard();
+                } else {
+                    live.adopt(row.get(), e.getValue().opened);
+                }
+            }
+            live.sync();
+        }
     }
 
     // ---- fields
@@ -686,7 +842,7 @@ public final class Connections {
         o.set("properties", properties(row.dialect(), settings.properties(row)));
         o.set("allowed_functions", mapper.valueToTree(settings.allowedFunctions(row)));
         o.put("description", row.description());
-        o.put("managed_by", "api");
+        o.put("managed_by", managed.owner(ManagedObjects.CONNECTIONS, row.name()).orElse("api"));
         o.put("created_at", ServerTime.format(row.createdAt()));
         o.put("created_by", row.createdBy());
         o.put("updated_at", ServerTime.format(row.updatedAt()));

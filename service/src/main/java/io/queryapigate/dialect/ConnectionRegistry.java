@@ -23,7 +23,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,6 +109,8 @@ public final class ConnectionRegistry implements Managed {
 
     /** Replaced whole when a connection is added, replaced or removed: calls read it without a lock. */
     private volatile Map<String, Connection> connections;
+    private final ThreadLocal<Map<String, Connection>> staged = new ThreadLocal<>();
+    private final AtomicInteger staging = new AtomicInteger();
     private final Map<String, ConnectionConfig> configured;
     private final Set<String> added = ConcurrentHashMap.newKeySet();
     private final Map<String, RuntimeException> unavailable = new ConcurrentHashMap<>();
@@ -366,7 +370,37 @@ public final class ConnectionRegistry implements Managed {
     }
 
     public Optional<Connection> get(String name) {
+        if (staging.get() > 0) {
+            Map<String, Connection> mine = staged.get();
+            Connection c = mine == null ? null : mine.get(name);
+            if (c != null) {
+                return Optional.of(c);
+            }
+        }
         return Optional.ofNullable(connections.get(name));
+    }
+
+    /**
+     * Runs {@code work} with connections not in service yet visible to this thread alone, over those of the same
+     * name: a configuration apply checks its queries on the connections it declares before it stores them.
+     */
+    public <T> T withStaged(Map<String, Connection> mine, Supplier<T> work) {
+        if (mine.isEmpty()) {
+            return work.get();
+        }
+        Map<String, Connection> outer = staged.get();
+        staged.set(mine);
+        staging.incrementAndGet();
+        try {
+            return work.get();
+        } finally {
+            staging.decrementAndGet();
+            if (outer == null) {
+                staged.remove();
+            } else {
+                staged.set(outer);
+            }
+        }
     }
 
     public Map<String, Connection> all() {
