@@ -38,7 +38,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(DropwizardExtensionsSupport.class)
 class ConfigGitOpsIT {
     private static final TestingPostgres.Database PG = TestingPostgres.freshDatabase("qag_config");
-    private static final Path CONFIG = TestingConfig.write(TestingConfig.demoConnection(), "");
+    /** Where the connections' {@code ${file:...}} password references point, for the server and the command. */
+    private static final Path SECRETS = secretsDirectory();
+    private static final String SECRETS_YAML = "secrets:\n  fileDirectories: [\"" + SECRETS + "\"]\n";
+    private static final Path CONFIG = TestingConfig.write(TestingConfig.demoConnection(), SECRETS_YAML);
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
             GatewayApplication.class, CONFIG.toString());
     private static final String ADMIN = TestingConfig.ADMIN_KEY;
@@ -48,6 +51,24 @@ class ConfigGitOpsIT {
     @AfterAll
     static void drop() {
         PG.dropDatabase();
+    }
+
+    private static Path secretsDirectory() {
+        try {
+            return Files.createTempDirectory("qag-gitops-secrets-").toRealPath();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A DuckDB connection in memory, its password a file reference, whose table {@code t} holds {@code v = value}. */
+    private static String connection(String name, String value) throws IOException {
+        Path secret = SECRETS.resolve(name + "-password");
+        Files.writeString(secret, "pw-" + name + "\n");
+        Path script = Files.createTempFile("qag-gitops-conn-", ".sql");
+        Files.writeString(script, "CREATE TABLE t AS SELECT '" + value + "' AS v;\n");
+        return "name: " + name + "\ndialect: duckdb\nurl: ':memory:'\npassword: '${file:" + secret + "}'\n"
+                + "pool_size: 2\nproperties:\n  duckdb.init_script: " + script + "\n  duckdb.read_only: 'false'\n";
     }
 
     private static Http http() {
@@ -62,7 +83,7 @@ class ConfigGitOpsIT {
      */
     private static Run cli(String storeYaml, String... args) throws Exception {
         Path config = CLI_CONFIGS.computeIfAbsent(storeYaml, store -> TestingConfig.write(
-                TestingConfig.demoConnection(), store));
+                TestingConfig.demoConnection(), store + SECRETS_YAML));
         List<String> command = new ArrayList<>(List.of("config"));
         command.addAll(List.of(args));
         command.add(config.toString());
@@ -150,6 +171,25 @@ class ConfigGitOpsIT {
 
         Run again = cli(serverStore(), "diff", dir.toString());
         assertThat(again.output()).as(again.output()).contains("No changes: the server matches the directory.");
+
+        // a connection and a query on it in one apply: the server puts it into service when it sees the store move
+        Files.createDirectories(dir.resolve("connections"));
+        Files.writeString(dir.resolve("connections/gitops-sales.yaml"), connection("gitops-sales", "from git"));
+        Files.writeString(dir.resolve("queries/gitops-sales-v.yaml"),
+                "name: gitops-sales-v\nconnection_name: gitops-sales\nsql: SELECT v FROM t\n");
+        Run added = cli(serverStore(), "apply", dir.toString());
+        assertThat(added.exit()).as(added.output()).isZero();
+        assertThat(added.output()).contains("+ connections[gitops-sales]  connections/gitops-sales.yaml")
+                .contains("+ queries[gitops-sales-v]");
+        Reply sales = http().get("/q/gitops-sales-v", ADMIN);
+        for (long deadline = System.nanoTime() + 10_000_000_000L; sales.status() != 200
+                && System.nanoTime() < deadline; sales = http().get("/q/gitops-sales-v", ADMIN)) {
+            Thread.sleep(100);
+        }
+        assertThat(sales.status()).as(sales.body()).isEqualTo(200);
+        assertThat(sales.json().get(0).get("v").asText()).isEqualTo("from git");
+        assertThat(http().get("/api/v1/connections/gitops-sales", ADMIN).json().get("managed_by").asText())
+                .isEqualTo("file:connections/gitops-sales.yaml");
     }
 
     @Test
@@ -169,6 +209,15 @@ class ConfigGitOpsIT {
                 Map.entry("max_rows", 500), Map.entry("max_concurrent", 4), Map.entry("query_timeout", 2.5),
                 Map.entry("expires_at", "2099-12-31")));
         http().key("revoked key", Map.of("queries", List.of("rich query")));
+        Map<String, Object> sales = new java.util.LinkedHashMap<>(new com.fasterxml.jackson.databind.ObjectMapper()
+                .readValue(new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(connection("rt-sales",
+                        "round trip")).toString(), Map.class));
+        sales.put("description", "Sales, by reference");
+        Reply created = http().post("/api/v1/connections", ADMIN, Http.json(sales));
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        Reply onSales = http().post("/api/v1/queries", ADMIN, Http.json(Map.of("name", "rt sales",
+                "sql", "SELECT v FROM t", "connection_name", "rt-sales", "publish", true)));
+        assertThat(onSales.status()).as(onSales.body()).isEqualTo(201);
         assertThat(http().patch("/api/v1/api-keys/revoked%20key", ADMIN, "{\"active\": false}").status())
                 .isEqualTo(200);
 
@@ -185,6 +234,9 @@ class ConfigGitOpsIT {
         assertThat(exported).containsKeys("queries/rich query.yaml", "api_keys/rich key.yaml",
                 "api_keys/revoked key.yaml", "descriptions/demo.yaml").doesNotContainKey("queries/draft only.yaml");
         assertThat(exported.get("api_keys/revoked key.yaml")).contains("active: false");
+        assertThat(exported.get("connections/rt-sales.yaml")).as("a reference, as written")
+                .contains("password: \"${file:" + SECRETS.resolve("rt-sales-password") + "}\"")
+                .contains("description: \"Sales, by reference\"").contains("pool_size: 2");
 
         String postgres = "store:\n  url: " + PG.url() + "\n  user: " + PG.user() + "\n  password: "
                 + PG.password() + "\n";
