@@ -9,6 +9,7 @@ import io.queryapigate.auth.KeyHasher;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.TestingConfig;
+import io.queryapigate.testing.TestingPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -332,16 +333,24 @@ class ConfigCodeIT {
         Jdbi.create("jdbc:sqlite:" + APP.getConfiguration().getHome() + "/queryapigate.db").useHandle(h ->
                 h.execute("CREATE TRIGGER refuse_cc_boom BEFORE INSERT ON api_keys WHEN NEW.name = 'zz-cc-boom'"
                         + " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"));
+        // a PostgreSQL pool shows while open: its Hikari threads are named after the connection
+        TestingPostgres.Database pg = TestingPostgres.server();
+        Path pgSecret = SECRETS.resolve("cc-pg-password");
+        Files.writeString(pgSecret, pg.password());
+        String pgConnection = "name: cc-pg\ndialect: postgres\nurl: '" + pg.url() + "'\nuser: " + pg.user()
+                + "\npassword: '${file:" + pgSecret + "}'\npool_size: 1\n";
         Map<String, String> dir = new LinkedHashMap<>();
+        dir.put("connections/cc-pg.yaml", pgConnection);
         dir.put("connections/cc-sales.yaml", connection("cc-sales", "first", reference));
         dir.put("queries/cc-sales-v.yaml", "name: cc-sales-v\nconnection_name: cc-sales\nsql: SELECT v FROM t\n");
         dir.put("api_keys/zz-cc-boom.yaml", key("zz-cc-boom", "qag_cc_boom", "queries: [cc-sales-v]\n"));
         Reply plan = http().post("/api/v1/config/diff", ADMIN, files(dir));
         assertThat(plan.status()).as(plan.body()).isEqualTo(200);
-        assertThat(names(plan.json().get("changes"))).containsExactly("connections/cc-sales",
-                "queries/cc-sales-v", "api_keys/zz-cc-boom");
-        assertThat(http().get("/api/v1/connections/cc-sales", ADMIN).status()).as("a diff opens nothing")
+        assertThat(names(plan.json().get("changes"))).containsExactly("connections/cc-pg",
+                "connections/cc-sales", "queries/cc-sales-v", "api_keys/zz-cc-boom");
+        assertThat(http().get("/api/v1/connections/cc-sales", ADMIN).status()).as("a diff stores nothing")
                 .isEqualTo(404);
+        assertThat(poolThreadsGone("cc-pg")).as("a diff closes what it opened").isTrue();
 
         Reply failed = http().post("/api/v1/config/apply", ADMIN, files(dir));
         failed.assertRefused(500, "config_apply_failed");
@@ -349,6 +358,7 @@ class ConfigCodeIT {
         assertThat(http().get("/api/v1/connections/cc-sales/schema", ADMIN).status()).as("no pool in service")
                 .isEqualTo(404);
         assertThat(http().sql(ADMIN, "cc-sales", "SELECT v FROM t").status()).isEqualTo(404);
+        assertThat(poolThreadsGone("cc-pg")).as("no pool left open").isTrue();
 
         dir.remove("api_keys/zz-cc-boom.yaml");
         Reply ok = http().post("/api/v1/config/apply", ADMIN, files(dir));
@@ -360,6 +370,8 @@ class ConfigCodeIT {
         assertThat(stored.get("managed_by").asText()).isEqualTo("file:connections/cc-sales.yaml");
         assertThat(stored.get("password").asText()).as("a reference is answered as written").isEqualTo(reference);
         assertThat(stored.get("description").asText()).isEqualTo("Declared in a directory");
+        assertThat(http().sql(ADMIN, "cc-pg", "SELECT 1 AS one").status()).isEqualTo(200);
+        assertThat(poolThreadsGone("cc-pg")).as("the check sees a pool in service").isFalse();
 
         Reply patch = http().patch("/api/v1/connections/cc-sales", ADMIN, "{\"pool_size\": 3}");
         patch.assertRefused(409, "managed_by_file");
@@ -381,6 +393,7 @@ class ConfigCodeIT {
         assertThat(inUse.json().get("errors").get("connections/cc-sales.yaml:1").asText()).contains("cc-sales-v");
         assertThat(http().get("/q/cc-sales-v", ADMIN).status()).isEqualTo(200);
         dir.remove("queries/cc-sales-v.yaml");
+        dir.remove("connections/cc-pg.yaml");
         Reply pruned = http().post("/api/v1/config/apply?prune=true", ADMIN, files(dir));
         assertThat(pruned.status()).as(pruned.body()).isEqualTo(200);
         assertThat(http().get("/api/v1/connections/cc-sales", ADMIN).status()).isEqualTo(404);
@@ -388,5 +401,19 @@ class ConfigCodeIT {
         assertThat(deleted.findValuesAsText("reason"))
                 .contains("pruned by configuration as code (connections/cc-sales.yaml)");
         assertThat(http().sql(ADMIN, "cc-sales", "SELECT v FROM t").status()).isEqualTo(404);
+        assertThat(poolThreadsGone("cc-pg")).as("pruned too: its pool closed").isTrue();
+    }
+
+    /** Whether no thread of connection {@code name}'s PostgreSQL pool runs (waiting up to 5 s for a closing one). */
+    private static boolean poolThreadsGone(String name) throws InterruptedException {
+        String pool = "queryapigate-postgres-" + name; // its threads: "<pool> housekeeper", "<pool>:connection-adder"
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().startsWith(pool))) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(50);
+        }
+        return true;
     }
 }
