@@ -153,8 +153,9 @@ class ConnectionsLiveIT {
     }
 
     /**
-     * Waits at most {@code seconds} until {@code done}; sessions get 15 s: a closing HikariCP pool waits up to its
-     * login timeout for a connection it is still opening.
+     * Waits at most {@code seconds} until {@code done}; sessions get 45 s: a closing HikariCP pool waits up to its
+     * login timeout (the connection's time limit, 30 s) for a connection it is still opening, which on a loaded CI
+     * machine took more than 15 s once. What is checked is that every session ends, not how fast.
      */
     private static void within(String what, int seconds, java.util.function.BooleanSupplier done)
             throws InterruptedException {
@@ -189,7 +190,7 @@ class ConnectionsLiveIT {
         b().get("/q/whoami", ADMIN).assertRefused(404, "connection_not_found");
         within("A drops it within the TTL", () -> a().get("/q/whoami", ADMIN).status() == 404);
         a().get("/q/whoami", ADMIN).assertRefused(404, "connection_not_found");
-        within("no session of it is left on either instance", 15,
+        within("no session of it is left on either instance", 45,
                 () -> pgSessions("qag_shared_" + SUFFIX) == 0);
     }
 
@@ -215,7 +216,7 @@ class ConnectionsLiveIT {
         Reply finished = running.get();
         assertThat(finished.status()).as(finished.body()).isEqualTo(200);
         assertThat(finished.json().get(0).get("app").asText()).isEqualTo(first);
-        within("the old pool closes once its call ended (on both instances)", 15, () -> pgSessions(first) == 0);
+        within("the old pool closes once its call ended (on both instances)", 45, () -> pgSessions(first) == 0);
 
         CompletableFuture<Reply> beforeDelete = CompletableFuture.supplyAsync(() -> a().get("/q/slow", ADMIN));
         within("the second slow call runs", () -> active(second) >= 1);
@@ -225,7 +226,7 @@ class ConnectionsLiveIT {
         assertThat(last.status()).as("a call running when its connection was deleted finishes: " + last.body())
                 .isEqualTo(200);
         assertThat(last.json().get(0).get("app").asText()).isEqualTo(second);
-        within("the deleted pool closes after its call", 15, () -> pgSessions(second) == 0);
+        within("the deleted pool closes after its call", 45, () -> pgSessions(second) == 0);
     }
 
     /** Sessions of the role with that application name running a statement. */
@@ -267,8 +268,8 @@ class ConnectionsLiveIT {
                     .isLessThanOrEqualTo(6 + 4);
             delete(on, "pg_cycle");
             delete(on, "maria_cycle");
-            within("every PostgreSQL session closed after cycle " + cycle, 15, () -> pgSessions(app) == 0);
-            within("every MariaDB session closed after cycle " + cycle, 15,
+            within("every PostgreSQL session closed after cycle " + cycle, 45, () -> pgSessions(app) == 0);
+            within("every MariaDB session closed after cycle " + cycle, 45,
                     () -> mariaSessions() <= mariaBefore);
         }
     }
