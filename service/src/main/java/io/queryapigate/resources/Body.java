@@ -2,10 +2,8 @@ package io.queryapigate.resources;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.queryapigate.errors.ApiException;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -81,77 +79,12 @@ final class Body {
         return v.asText();
     }
 
-    Boolean bool(String field) {
-        JsonNode v = get(field);
-        if (v == null) {
-            return null;
-        }
-        if (!v.isBoolean()) {
-            throw fieldError(field, "must be true or false");
-        }
-        return v.booleanValue();
-    }
-
-    Integer integer(String field) {
-        JsonNode v = get(field);
-        if (v == null) {
-            return null;
-        }
-        if (!v.isIntegralNumber() || !v.canConvertToInt()) {
-            throw fieldError(field, "must be an integer");
-        }
-        return v.intValue();
-    }
-
     JsonNode object(String field) {
         JsonNode v = get(field);
         if (v != null && !v.isObject()) {
             throw fieldError(field, "must be an object");
         }
         return v;
-    }
-
-    /** A list of strings, or the single string {@code "*"} meaning all. */
-    List<String> names(String field) {
-        JsonNode v = get(field);
-        if (v == null) {
-            return null;
-        }
-        if (v.isTextual() && v.textValue().equals("*")) {
-            return List.of("*");
-        }
-        if (!v.isArray()) {
-            throw fieldError(field, "must be a list of names or \"*\"");
-        }
-        List<String> out = new ArrayList<>();
-        for (JsonNode e : v) {
-            if (!e.isTextual() || e.textValue().isBlank()) {
-                throw fieldError(field, "must be a list of names or \"*\"");
-            }
-            if (!out.contains(e.textValue())) {
-                out.add(e.textValue());
-            }
-        }
-        return out;
-    }
-
-    /** A list of strings (no "*" shorthand); an empty list is kept (it means "none"). */
-    List<String> list(String field) {
-        JsonNode v = get(field);
-        if (v == null) {
-            return null;
-        }
-        if (!v.isArray()) {
-            throw fieldError(field, "must be a list");
-        }
-        List<String> out = new ArrayList<>();
-        for (JsonNode e : v) {
-            if (!e.isTextual() || e.textValue().isBlank()) {
-                throw fieldError(field, "must be a list of non-empty strings");
-            }
-            out.add(e.textValue().strip());
-        }
-        return out;
     }
 
     static ApiException fieldError(String field, String problem) {
