@@ -315,15 +315,13 @@ public final class ClickHouseDialect implements Dialect {
     /** {@code ClickHouse} and the server's {@code version()}, such as {@code ClickHouse 18.16.1}. */
     @Override
     public Optional<String> serverVersion(Duration timeout) {
-        return CatalogueSink.firstColumn(this, QueryRequest.read(SERVER_VERSION, List.of(), timeout, 1)).stream()
-                .findFirst();
+        return CatalogueSink.firstValue(this, SERVER_VERSION, timeout);
     }
 
     /** The databases the user can see, {@code system} and {@code information_schema} left out. */
     @Override
     public List<String> databases(Duration timeout) {
-        QueryRequest names = QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES);
-        return CatalogueSink.firstColumn(this, names).stream().sorted().toList();
+        return CatalogueSink.sortedNames(this, DATABASES, timeout);
     }
 
     /**

@@ -221,14 +221,13 @@ public final class DuckDbDialect implements Dialect {
     /** {@code DuckDB} and {@code version()}, such as {@code DuckDB v1.5.6}: the library the service runs. */
     @Override
     public Optional<String> serverVersion(Duration timeout) {
-        return firstValue(SERVER_VERSION, timeout);
+        return CatalogueSink.firstValue(this, SERVER_VERSION, timeout);
     }
 
     /** The attached databases that are not DuckDB's own ({@code system}, {@code temp}). */
     @Override
     public List<String> databases(Duration timeout) {
-        QueryRequest names = QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES);
-        return CatalogueSink.firstColumn(this, names).stream().sorted().toList();
+        return CatalogueSink.sortedNames(this, DATABASES, timeout);
     }
 
     /**
@@ -252,7 +251,7 @@ public final class DuckDbDialect implements Dialect {
                         + "' on connection '" + context.connectionName() + "'");
             }
         } else {
-            name = firstValue(CURRENT_DATABASE, left(deadline)).orElse("");
+            name = CatalogueSink.firstValue(this, CURRENT_DATABASE, left(deadline)).orElse("");
         }
         Parameter named = new Parameter("database", name, JDBCType.VARCHAR);
         CatalogueSink sink = new CatalogueSink(DuckDbDialect::catalogueColumn);
@@ -276,11 +275,6 @@ public final class DuckDbDialect implements Dialect {
             return JDBCType.OTHER;
         }
         return SqlTypeNames.nearest(type);
-    }
-
-    /** The first value of a one-row read, as text. */
-    private Optional<String> firstValue(String sql, Duration timeout) {
-        return CatalogueSink.firstColumn(this, QueryRequest.read(sql, List.of(), timeout, 1)).stream().findFirst();
     }
 
     private static Duration left(long deadline) {

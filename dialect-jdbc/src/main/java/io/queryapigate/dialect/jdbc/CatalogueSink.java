@@ -10,6 +10,7 @@ import io.queryapigate.dialect.spi.RowSink;
 import io.queryapigate.dialect.spi.SchemaColumn;
 import io.queryapigate.dialect.spi.SchemaTable;
 import io.queryapigate.dialect.spi.TableNamespace;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -199,6 +200,33 @@ public final class CatalogueSink implements RowSink {
             return Nullability.UNKNOWN;
         }
         return flag(nullable) ? Nullability.NULLABLE : Nullability.NO_NULLS;
+    }
+
+    /**
+     * The first value a read of {@code sql} returns ({@link Dialect#serverVersion}'s {@code SELECT version()}).
+     *
+     * @param dialect the dialect to read through
+     * @param sql a statement without parameters
+     * @param timeout its time limit
+     * @return the first row's first column as text, or empty when there is none
+     * @throws io.queryapigate.dialect.spi.DialectException as {@code execute} does
+     */
+    public static Optional<String> firstValue(Dialect dialect, String sql, Duration timeout) {
+        return firstColumn(dialect, QueryRequest.read(sql, List.of(), timeout, 1)).stream().findFirst();
+    }
+
+    /**
+     * The names a read of {@code sql} returns in its first column, sorted ({@link Dialect#databases}), at most
+     * {@value #MAX_TABLES}.
+     *
+     * @param dialect the dialect to read through
+     * @param sql a statement without parameters
+     * @param timeout its time limit
+     * @return the names, sorted
+     * @throws io.queryapigate.dialect.spi.DialectException as {@code execute} does
+     */
+    public static List<String> sortedNames(Dialect dialect, String sql, Duration timeout) {
+        return firstColumn(dialect, QueryRequest.read(sql, List.of(), timeout, MAX_TABLES)).stream().sorted().toList();
     }
 
     /**

@@ -344,16 +344,14 @@ public final class MySqlDialect implements Dialect {
      */
     @Override
     public Optional<String> serverVersion(Duration timeout) {
-        return CatalogueSink.firstColumn(this, QueryRequest.read(SERVER_VERSION, List.of(), timeout, 1)).stream()
-                .findFirst()
+        return CatalogueSink.firstValue(this, SERVER_VERSION, timeout)
                 .map(v -> (v.toLowerCase(Locale.ROOT).contains("mariadb") ? "MariaDB " : "MySQL ") + v);
     }
 
     /** The schemas (MySQL's databases) the user can see, the server's own four left out. */
     @Override
     public List<String> databases(Duration timeout) {
-        QueryRequest names = QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES);
-        return CatalogueSink.firstColumn(this, names).stream().sorted().toList();
+        return CatalogueSink.sortedNames(this, DATABASES, timeout);
     }
 
     /**

@@ -281,15 +281,13 @@ public final class PostgresDialect implements Dialect {
     /** {@code PostgreSQL} and the server's {@code server_version}, such as {@code PostgreSQL 15.18 (Debian ...)}. */
     @Override
     public Optional<String> serverVersion(Duration timeout) {
-        return CatalogueSink.firstColumn(this, QueryRequest.read(SERVER_VERSION, List.of(), timeout, 1)).stream()
-                .findFirst();
+        return CatalogueSink.firstValue(this, SERVER_VERSION, timeout);
     }
 
     /** The databases this user may connect to, templates left out. */
     @Override
     public List<String> databases(Duration timeout) {
-        QueryRequest names = QueryRequest.read(DATABASES, List.of(), timeout, CatalogueSink.MAX_TABLES);
-        return CatalogueSink.firstColumn(this, names).stream().sorted().toList();
+        return CatalogueSink.sortedNames(this, DATABASES, timeout);
     }
 
     /**

@@ -262,15 +262,13 @@ public final class TrinoDialect implements Dialect {
     /** {@code Trino} and the coordinator's {@code version()}, such as {@code Trino 476}. */
     @Override
     public Optional<String> serverVersion(Duration timeout) {
-        return CatalogueSink.firstColumn(this, QueryRequest.read(SERVER_VERSION, List.of(), timeout, 1)).stream()
-                .findFirst();
+        return CatalogueSink.firstValue(this, SERVER_VERSION, timeout);
     }
 
     /** The catalogs ({@code system.metadata.catalogs}) the user may see, Trino's own {@code system} left out. */
     @Override
     public List<String> databases(Duration timeout) {
-        QueryRequest names = QueryRequest.read(CATALOGS, List.of(), timeout, CatalogueSink.MAX_TABLES);
-        return CatalogueSink.firstColumn(this, names).stream().sorted().toList();
+        return CatalogueSink.sortedNames(this, CATALOGS, timeout);
     }
 
     /**
