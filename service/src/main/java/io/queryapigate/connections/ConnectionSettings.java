@@ -3,6 +3,7 @@ package io.queryapigate.connections;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.queryapigate.auth.KeyHasher;
 import io.queryapigate.config.ConnectionConfig;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.dialect.ConnectionRegistry.Connection;
@@ -10,12 +11,8 @@ import io.queryapigate.secrets.SecretBox;
 import io.queryapigate.secrets.SecretResolver;
 import io.queryapigate.store.ConnectionRow;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -158,11 +155,6 @@ final class ConnectionSettings {
     }
 
     static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return KeyHasher.hashHex(text);
     }
 }
