@@ -1,9 +1,9 @@
 package io.queryapigate;
 
+import static io.queryapigate.testing.TestingConfig.startAndStop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.secrets.Rekey;
@@ -26,16 +26,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class SecretsAppIT {
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
             GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), "").toString());
-
-    private static void start(Path config) throws Exception {
-        DropwizardTestSupport<GatewayConfiguration> support =
-                new DropwizardTestSupport<>(GatewayApplication.class, config.toString());
-        try {
-            support.before();
-        } finally {
-            support.after();
-        }
-    }
 
     @Test
     void rekeyWithoutAKeyIsRefusedAndOnlyForTheAdministrator() {
@@ -65,7 +55,7 @@ class SecretsAppIT {
                 + " url, password_sealed, pool_size, properties, allowed_functions, created_at, updated_at) VALUES"
                 + " ('warehouse', 'postgres', 'jdbc:x', :s, 4, '{}', '[]', 0, 0)")
                 .bind("s", SecretBox.of(SecretBox.newKey()).seal("pw", Rekey.context("warehouse"))).execute());
-        assertThatThrownBy(() -> start(config))
+        assertThatThrownBy(() -> startAndStop(config))
                 .hasStackTraceContaining("encrypted password of connection 'warehouse'")
                 .hasStackTraceContaining("QUERYAPIGATE_SECRET_KEY is not set");
     }
@@ -74,13 +64,13 @@ class SecretsAppIT {
     void aSecretsValueThatCannotWorkStopsStartupNamingTheKey() {
         Path badAddress = TestingConfig.write(TestingConfig.demoConnection(),
                 "secrets:\n  vault:\n    address: ftp://vault\n    token: t\n");
-        assertThatThrownBy(() -> start(badAddress)).hasStackTraceContaining("secrets.vault.address");
+        assertThatThrownBy(() -> startAndStop(badAddress)).hasStackTraceContaining("secrets.vault.address");
         Path kv3 = TestingConfig.write(TestingConfig.demoConnection(), "secrets:\n  vault:\n    kvVersion: 3\n");
-        assertThatThrownBy(() -> start(kv3)).hasStackTraceContaining("secrets.vault.kvVersion");
+        assertThatThrownBy(() -> startAndStop(kv3)).hasStackTraceContaining("secrets.vault.kvVersion");
         Path relative = TestingConfig.write(TestingConfig.demoConnection(),
                 "secrets:\n  fileDirectories: [run/secrets]\n");
-        assertThatThrownBy(() -> start(relative)).hasStackTraceContaining("secrets.fileDirectories");
+        assertThatThrownBy(() -> startAndStop(relative)).hasStackTraceContaining("secrets.fileDirectories");
         Path shortTtl = TestingConfig.write(TestingConfig.demoConnection(), "secrets:\n  cacheTtl: 10ms\n");
-        assertThatThrownBy(() -> start(shortTtl)).hasStackTraceContaining("secrets.cacheTtl");
+        assertThatThrownBy(() -> startAndStop(shortTtl)).hasStackTraceContaining("secrets.cacheTtl");
     }
 }

@@ -1,5 +1,8 @@
 package io.queryapigate.testing;
 
+import io.dropwizard.testing.DropwizardTestSupport;
+import io.queryapigate.GatewayApplication;
+import io.queryapigate.GatewayConfiguration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -61,5 +64,16 @@ public final class TestingConfig {
                 + "  - name: film\n    connection: demo\n"
                 + "    sql: SELECT film_id, title, rental_rate FROM film WHERE film_id = :film_id\n"
                 + "    parameters:\n      film_id: {type: int, min: 1}\n";
+    }
+
+    /** Starts the gateway on {@code config} and stops it: for a test that expects startup to fail. */
+    public static void startAndStop(Path config) throws Exception {
+        DropwizardTestSupport<GatewayConfiguration> support =
+                new DropwizardTestSupport<>(GatewayApplication.class, config.toString());
+        try {
+            support.before();
+        } finally {
+            support.after();
+        }
     }
 }
