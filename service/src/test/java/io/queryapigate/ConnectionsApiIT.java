@@ -203,6 +203,17 @@ class ConnectionsApiIT {
         r.assertRefused(400, "invalid_body");
         assertThat(r.json().get("errors").has("query_timeout")).isTrue();
 
+        // every bad field at once, not the first
+        bad = duckdb("bad7", "x");
+        bad.put("dialect", "nosuch");
+        bad.put("url", "");
+        bad.put("pool_size", 0);
+        bad.put("query_timeout", "soon");
+        r = http().post("/api/v1/connections", ADMIN, Http.json(bad));
+        r.assertRefused(400, "invalid_body");
+        assertThat(r.json().get("errors").properties()).extracting(Map.Entry::getKey)
+                .as(r.body()).contains("dialect", "url", "pool_size", "query_timeout");
+
         assertThat(names(http().get("/api/v1/connections", ADMIN).json())).noneMatch(n -> n.startsWith("bad"));
     }
 

@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
@@ -662,32 +663,48 @@ public final class Connections {
                 ref = null;
             }
         }
-        if (!errors.isEmpty()) {
-            throw invalidFields(errors);
-        }
         ConnectionRow row = new ConnectionRow(base.id(), base.name(), dialect, url, user, sealed, ref, poolSize,
                 timeoutMs, properties, allowed, description, base.createdAt(), base.createdBy(), base.updatedAt(),
                 base.updatedBy(), base.deletedAt(), base.deletedBy(), base.deletedReason());
-        checkProperties(row);
+        ruleProblems(row).forEach(errors::putIfAbsent);
+        if (!errors.isEmpty()) {
+            throw invalidFields(errors);
+        }
         return row;
     }
 
-    /** A property its dialect calls sensitive may hold only a reference: a literal would be stored in plain text. */
-    private void checkProperties(ConnectionRow row) {
+    /**
+     * What the YAML's rules say about a row before it is opened, so that every bad field is named at once: the bean
+     * validation of {@link ConnectionConfig} (secrets unresolved), an installed dialect, and a property its dialect
+     * calls sensitive holding a literal (it would be stored in plain text: only a reference may).
+     */
+    private Map<String, String> ruleProblems(ConnectionRow row) {
+        Map<String, String> errors = new TreeMap<>();
+        ConnectionConfig unresolved = new ConnectionConfig();
+        unresolved.setDialect(row.dialect());
+        unresolved.setUrl(row.url());
+        unresolved.setPoolSize(row.poolSize());
+        unresolved.setAllowedFunctions(settings.allowedFunctions(row));
+        for (ConstraintViolation<ConnectionConfig> v : validator.validate(unresolved)) {
+            String path = v.getPropertyPath().toString();
+            int cut = path.indexOf('[');
+            errors.putIfAbsent(jsonField(cut < 0 ? path : path.substring(0, cut)), v.getMessage());
+        }
         DialectFactory factory = row.dialect() == null ? null : dialects.factories().get(row.dialect());
         if (factory == null) {
-            return;
+            if (row.dialect() != null) {
+                errors.putIfAbsent("dialect", "no dialect named '" + row.dialect() + "' is installed (available: "
+                        + String.join(", ", new TreeSet<>(dialects.factories().keySet())) + ")");
+            }
+            return errors;
         }
-        Map<String, String> errors = new LinkedHashMap<>();
         for (Map.Entry<String, String> p : settings.properties(row).entrySet()) {
             if (factory.sensitivePropertyNames().contains(p.getKey()) && p.getValue() != null
                     && !settings.secrets().isReference(p.getValue())) {
                 errors.put("properties." + p.getKey(), "is a secret: give a reference such as ${VAR}, not the value");
             }
         }
-        if (!errors.isEmpty()) {
-            throw invalidFields(errors);
-        }
+        return errors;
     }
 
     private static String text(JsonNode node, String field, String base, boolean nullable,
