@@ -46,10 +46,10 @@ class ResultColumnsIT {
     private static Http http;
 
     private static Path config() {
-        sql(PG, "CREATE SCHEMA " + NAME,
+        PG.execute("CREATE SCHEMA " + NAME,
                 "CREATE TABLE " + NAME + ".t (id integer NOT NULL PRIMARY KEY, amount numeric(12,2), name varchar(20),"
                         + " day date, at timestamp, ok boolean)");
-        sql(MARIA, "CREATE TABLE " + NAME + " (id INT NOT NULL PRIMARY KEY, amount DECIMAL(12,2), name VARCHAR(20),"
+        MARIA.execute("CREATE TABLE " + NAME + " (id INT NOT NULL PRIMARY KEY, amount DECIMAL(12,2), name VARCHAR(20),"
                 + " day DATE, at DATETIME)");
         int closed;
         try (ServerSocket s = new ServerSocket(0)) {
@@ -74,8 +74,8 @@ class ResultColumnsIT {
 
     @AfterAll
     static void dropTables() {
-        sql(PG, "DROP SCHEMA IF EXISTS " + NAME + " CASCADE");
-        sql(MARIA, "DROP TABLE IF EXISTS " + NAME);
+        PG.execute("DROP SCHEMA IF EXISTS " + NAME + " CASCADE");
+        MARIA.execute("DROP TABLE IF EXISTS " + NAME);
     }
 
     @Test
@@ -179,17 +179,6 @@ class ResultColumnsIT {
                 Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
-        }
-    }
-
-    private static void sql(TestServers.Server server, String... statements) {
-        try (Connection c = DriverManager.getConnection(server.url(), server.user(), server.password());
-                Statement s = c.createStatement()) {
-            for (String statement : statements) {
-                s.execute(statement);
-            }
-        } catch (SQLException e) {
-            throw new AssertionError("cannot prepare " + server.url(), e);
         }
     }
 }

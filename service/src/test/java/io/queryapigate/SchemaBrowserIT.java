@@ -58,12 +58,12 @@ class SchemaBrowserIT {
                 s.execute("CREATE TABLE secret_notes (id INTEGER)");
                 s.execute("CREATE VIEW tiers AS SELECT DISTINCT tier FROM customer");
             }
-            sql(PG, "CREATE SCHEMA " + NAME,
+            PG.execute("CREATE SCHEMA " + NAME,
                     "CREATE TABLE " + NAME + ".account (id integer PRIMARY KEY, owner text NOT NULL, balance numeric)",
                     "COMMENT ON TABLE " + NAME + ".account IS 'Ledger accounts'",
                     "COMMENT ON COLUMN " + NAME + ".account.balance IS 'In cents'",
                     "CREATE TABLE " + NAME + ".audit (id integer)");
-            sql(MARIA, "CREATE TABLE " + NAME + " (id INT NOT NULL PRIMARY KEY, label VARCHAR(20) COMMENT 'Shown to"
+            MARIA.execute("CREATE TABLE " + NAME + " (id INT NOT NULL PRIMARY KEY, label VARCHAR(20) COMMENT 'Shown to"
                     + " people') COMMENT 'Things'");
             int closed;
             try (ServerSocket s = new ServerSocket(0)) {
@@ -90,8 +90,8 @@ class SchemaBrowserIT {
 
     @AfterAll
     static void dropTables() {
-        sql(PG, "DROP SCHEMA IF EXISTS " + NAME + " CASCADE");
-        sql(MARIA, "DROP TABLE IF EXISTS " + NAME);
+        PG.execute("DROP SCHEMA IF EXISTS " + NAME + " CASCADE");
+        MARIA.execute("DROP TABLE IF EXISTS " + NAME);
     }
 
     private static JsonNode schema(String connection, String query) {
@@ -268,7 +268,7 @@ class SchemaBrowserIT {
     @Test
     void theCatalogueIsKeptUntilARefresh() {
         assertThat(names(schema("pg", ""))).doesNotContain(NAME + ".later");
-        sql(PG, "CREATE TABLE " + NAME + ".later (id integer)");
+        PG.execute("CREATE TABLE " + NAME + ".later (id integer)");
         assertThat(names(schema("pg", ""))).as("kept").doesNotContain(NAME + ".later");
         assertThat(names(schema("pg", "?refresh=true"))).contains(NAME + ".later");
         http.get("/api/v1/connections/pg/schema?refresh=yes", ADMIN).assertRefused(400, "invalid_request");
@@ -292,16 +292,5 @@ class SchemaBrowserIT {
         String reader = http.key("sb-not-admin", Map.of("connections", List.of("duck")));
         http.get("/api/v1/connections/duck/schema", reader).assertRefused(403, "admin_only");
         http.get("/api/v1/connections/duck/descriptions", reader).assertRefused(403, "admin_only");
-    }
-
-    private static void sql(TestServers.Server server, String... statements) {
-        try (Connection c = DriverManager.getConnection(server.url(), server.user(), server.password());
-                Statement s = c.createStatement()) {
-            for (String statement : statements) {
-                s.execute(statement);
-            }
-        } catch (SQLException e) {
-            throw new AssertionError("cannot prepare " + server.url(), e);
-        }
     }
 }

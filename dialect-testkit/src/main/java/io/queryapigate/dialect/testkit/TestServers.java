@@ -57,6 +57,23 @@ public final class TestServers {
             return URI.create(url.startsWith("jdbc:") ? url.substring("jdbc:".length()) : url);
         }
 
+        /**
+         * Runs {@code statements} on the server as its user, through plain JDBC (the driver on the caller's class
+         * path), to prepare a test's tables.
+         *
+         * @throws AssertionError naming the server when one fails
+         */
+        public void execute(String... statements) {
+            try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, user, password);
+                    java.sql.Statement s = c.createStatement()) {
+                for (String statement : statements) {
+                    s.execute(statement);
+                }
+            } catch (java.sql.SQLException e) {
+                throw new AssertionError("cannot prepare " + url, e);
+            }
+        }
+
         /** The URL's host. */
         public String host() {
             String host = uri().getHost();
