@@ -10,6 +10,8 @@ import io.dropwizard.core.server.AbstractServerFactory;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.queryapigate.auth.ApiKeyAuthFilter;
+import io.queryapigate.auth.CapabilityFeature;
+import io.queryapigate.auth.Credentials;
 import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.ClientAddress;
@@ -219,7 +221,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 new UnexpectedExceptionMapper())
                 .forEach(jersey::register);
         jersey.register(new AuthDynamicFeature(new ApiKeyAuthFilter.Builder()
-                .setAuthenticator(new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache, mapper, clock))
+                .setAuthenticator(new Credentials(
+                        new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache, mapper, clock)))
                 .setPrefix("ApiKey")
                 .setRealm("queryapigate")
                 .buildAuthFilter()
@@ -235,6 +238,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
             jersey.register(cors);
         }
         jersey.register(new AuthValueFactoryProvider.Binder<>(Caller.class));
+        jersey.register(new CapabilityFeature());
         jersey.register(new HealthResource(version(), clock));
         jersey.register(new QueryResource(queries, callLimits.paging()));
         jersey.register(new ExecuteSqlResource(queries, callLimits.paging()));

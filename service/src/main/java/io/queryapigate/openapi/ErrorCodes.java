@@ -23,7 +23,8 @@ public final class ErrorCodes {
         m.put(401, List.of("unauthorized"));
         m.put(403, List.of("admin_only", "query_not_granted", "connection_not_granted", "adhoc_not_granted",
                 "read_only", "write_op_not_allowed", "table_not_allowed", "function_not_allowed",
-                "column_masked_unresolvable", "column_masked_in_predicate", "database_permission_denied"));
+                "column_masked_unresolvable", "column_masked_in_predicate", "database_permission_denied",
+                "workspace_required", "role_forbidden"));
         m.put(404, List.of("not_found", "query_not_found", "version_not_found", "not_published",
                 "connection_not_found", "key_not_found", "previous_secret_not_found", "cache_entry_not_found",
                 "collection_not_found"));

@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.Capability;
 import io.queryapigate.auth.Grants;
 import io.queryapigate.auth.Quota;
+import io.queryapigate.auth.Requires;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.http.ServerTime;
@@ -80,8 +82,8 @@ public class ApiKeysResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.ACCESS_WRITE)
     public Response create(@Auth Caller caller, JsonNode node) {
-        Admin.require(caller);
         Body.of(node, true, CREATE_FIELDS);
         if (node.hasNonNull("role")) {
             throw Body.fieldError("role", "is not supported: this server has no roles (give the grants themselves)");
@@ -99,8 +101,8 @@ public class ApiKeysResource {
     }
 
     @GET
+    @Requires(Capability.ACCESS_READ)
     public ObjectNode list(@Auth Caller caller) {
-        Admin.require(caller);
         Map<Long, KeyUsage> usage = usage();
         ObjectNode out = mapper.createObjectNode();
         ArrayNode items = out.putArray("items");
@@ -112,8 +114,8 @@ public class ApiKeysResource {
 
     @GET
     @Path("/{name}")
+    @Requires(Capability.ACCESS_READ)
     public Response get(@Auth Caller caller, @PathParam("name") String name) {
-        Admin.require(caller);
         return answer(keys.find(name), 200, null);
     }
 
@@ -121,9 +123,9 @@ public class ApiKeysResource {
     @PATCH
     @Path("/{name}")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.ACCESS_WRITE)
     public Response update(@Auth Caller caller, @PathParam("name") String name,
             @HeaderParam("If-Match") String ifMatch, JsonNode node) {
-        Admin.require(caller);
         Body.of(node, true, PATCH_FIELDS);
         return answer(keys.update(name, ifMatch, read -> change(node, read)), 200, null);
     }
@@ -135,8 +137,8 @@ public class ApiKeysResource {
     @POST
     @Path("/{name}/rotate")
     @Consumes(MediaType.WILDCARD)
+    @Requires(Capability.ACCESS_WRITE)
     public Response rotate(@Auth Caller caller, @PathParam("name") String name, String text) {
-        Admin.require(caller);
         JsonNode node = optionalJson(text);
         Body.of(node, false, ROTATE_FIELDS);
         keys.find(name);
@@ -154,17 +156,17 @@ public class ApiKeysResource {
     /** Stops the key's previous secret now, before its grace period ends. */
     @DELETE
     @Path("/{name}/previous")
+    @Requires(Capability.ACCESS_WRITE)
     public Response endPrevious(@Auth Caller caller, @PathParam("name") String name) {
-        Admin.require(caller);
         return answer(keys.endPrevious(name), 200, null);
     }
 
     /** Deletes the key: anything still using it stops at once, and its name may be used again. */
     @DELETE
     @Path("/{name}")
+    @Requires(Capability.ACCESS_WRITE)
     public Response delete(@Auth Caller caller, @PathParam("name") String name,
             @HeaderParam("If-Match") String ifMatch) {
-        Admin.require(caller);
         keys.delete(name, ifMatch);
         return Response.noContent().build();
     }

@@ -3,6 +3,8 @@ package io.queryapigate.resources;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.Capability;
+import io.queryapigate.auth.Requires;
 import io.queryapigate.cache.CacheEntries;
 import io.queryapigate.cache.CachedResponse;
 import jakarta.ws.rs.DELETE;
@@ -24,14 +26,14 @@ public class CacheEntriesResource {
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
+    @Requires(Capability.CACHE_READ)
     public ObjectNode list(@Auth Caller caller) {
-        Admin.require(caller);
         return entries.list();
     }
 
     @DELETE
+    @Requires(Capability.CACHE_WRITE)
     public Response clear(@Auth Caller caller) {
-        Admin.require(caller);
         entries.evictAll();
         return Response.noContent().build();
     }
@@ -39,8 +41,8 @@ public class CacheEntriesResource {
     /** The cached body itself, with its own content type: what a caller receives on a hit. */
     @GET
     @Path("/{key}")
+    @Requires(Capability.CACHE_READ)
     public Response get(@Auth Caller caller, @PathParam("key") String key) {
-        Admin.require(caller);
         CachedResponse r = entries.get(key);
         String type = r.about() == null ? MediaType.APPLICATION_OCTET_STREAM : r.about().contentType();
         return Response.ok(r.body(), type).build();
@@ -48,8 +50,8 @@ public class CacheEntriesResource {
 
     @DELETE
     @Path("/{key}")
+    @Requires(Capability.CACHE_WRITE)
     public Response delete(@Auth Caller caller, @PathParam("key") String key) {
-        Admin.require(caller);
         entries.evict(key);
         return Response.noContent().build();
     }

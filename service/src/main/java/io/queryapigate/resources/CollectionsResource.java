@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.Capability;
+import io.queryapigate.auth.Requires;
 import io.queryapigate.collections.PostmanExport;
 import io.queryapigate.collections.QueryCollections;
 import jakarta.ws.rs.Consumes;
@@ -33,8 +35,8 @@ public class CollectionsResource {
     }
 
     @GET
+    @Requires(Capability.QUERIES_READ)
     public ObjectNode list(@Auth Caller caller) {
-        Admin.require(caller);
         return collections.listing();
     }
 
@@ -42,16 +44,16 @@ public class CollectionsResource {
     @PATCH
     @Path("/{name}")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.QUERIES_WRITE)
     public ObjectNode rename(@Auth Caller caller, @PathParam("name") String name, JsonNode body) {
-        Admin.require(caller);
         return collections.rename(name, body);
     }
 
     /** The collection as a Postman Collection v2.1 file; its base URL is the one this request came in on. */
     @GET
     @Path("/{name}/postman")
+    @Requires(Capability.QUERIES_READ)
     public Response postman(@Auth Caller caller, @PathParam("name") String name, @Context UriInfo uri) {
-        Admin.require(caller);
         return Response.ok(postman.build(name, uri.getBaseUri().toString()))
                 .header("Content-Disposition", "attachment; filename=\"" + name + ".postman_collection.json\"")
                 .build();

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.Capability;
+import io.queryapigate.auth.Requires;
 import io.queryapigate.configcode.ConfigCode;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.http.ServerTime;
@@ -45,8 +47,8 @@ public class ConfigResource {
     @POST
     @Path("/diff")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.CONFIG_APPLY)
     public ObjectNode diff(@Auth Caller caller, @QueryParam("prune") String prune, JsonNode body) {
-        Admin.require(caller);
         return config.diff(files(body), flag("prune", prune)).toJson();
     }
 
@@ -54,9 +56,9 @@ public class ConfigResource {
     @POST
     @Path("/apply")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.CONFIG_APPLY)
     public ObjectNode apply(@Auth Caller caller, @QueryParam("prune") String prune,
             @QueryParam("dry_run") String dryRun, JsonNode body) {
-        Admin.require(caller);
         Map<String, String> files = files(body);
         if (flag("dry_run", dryRun)) {
             ObjectNode out = config.diff(files, flag("prune", prune)).toJson();
@@ -73,8 +75,8 @@ public class ConfigResource {
     /** Every object an applied directory owns; the API refuses to change these (409 {@code managed_by_file}). */
     @GET
     @Path("/managed")
+    @Requires(Capability.OBSERVE)
     public ObjectNode managed(@Auth Caller caller) {
-        Admin.require(caller);
         ObjectNode out = mapper.createObjectNode();
         out.put("locked", true);
         ArrayNode items = out.putArray("items");

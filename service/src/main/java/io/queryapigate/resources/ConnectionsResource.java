@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.Capability;
+import io.queryapigate.auth.Requires;
 import io.queryapigate.connections.Connections;
 import io.queryapigate.errors.ApiException;
 import jakarta.ws.rs.Consumes;
@@ -38,8 +40,8 @@ public class ConnectionsResource {
     }
 
     @GET
+    @Requires(Capability.CONNECTIONS_READ)
     public ObjectNode list(@Auth Caller caller) {
-        Admin.require(caller);
         ObjectNode out = mapper.createObjectNode();
         out.set("items", connections.list());
         return out;
@@ -47,16 +49,16 @@ public class ConnectionsResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.CONNECTIONS_WRITE)
     public Response create(@Auth Caller caller, JsonNode body) {
-        Admin.require(caller);
         return answer(connections.create(body, caller.name()), 201);
     }
 
     /** Deleted connections, newest first, with who deleted them and why. */
     @GET
     @Path("/deleted")
+    @Requires(Capability.CONNECTIONS_READ)
     public ObjectNode deleted(@Auth Caller caller) {
-        Admin.require(caller);
         ObjectNode out = mapper.createObjectNode();
         out.set("items", connections.deleted());
         return out;
@@ -66,8 +68,8 @@ public class ConnectionsResource {
     @POST
     @Path("/test")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.CONNECTIONS_WRITE)
     public ObjectNode test(@Auth Caller caller, JsonNode body) {
-        Admin.require(caller);
         return connections.test(body);
     }
 
@@ -75,15 +77,15 @@ public class ConnectionsResource {
     @POST
     @Path("/databases")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.CONNECTIONS_WRITE)
     public ObjectNode databases(@Auth Caller caller, JsonNode body) {
-        Admin.require(caller);
         return connections.databases(body);
     }
 
     @GET
     @Path("/{name}")
+    @Requires(Capability.CONNECTIONS_READ)
     public Response get(@Auth Caller caller, @PathParam("name") String name) {
-        Admin.require(caller);
         return answer(connections.get(name), 200);
     }
 
@@ -91,9 +93,9 @@ public class ConnectionsResource {
     @PATCH
     @Path("/{name}")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.CONNECTIONS_WRITE)
     public Response update(@Auth Caller caller, @PathParam("name") String name,
             @HeaderParam("If-Match") String ifMatch, JsonNode body) {
-        Admin.require(caller);
         return answer(connections.update(name, ifMatch, body, caller.name()), 200);
     }
 
@@ -101,9 +103,9 @@ public class ConnectionsResource {
     @DELETE
     @Path("/{name}")
     @Consumes(MediaType.WILDCARD)
+    @Requires(Capability.CONNECTIONS_WRITE)
     public Response delete(@Auth Caller caller, @PathParam("name") String name,
             @HeaderParam("If-Match") String ifMatch, @QueryParam("force") String force, String text) {
-        Admin.require(caller);
         JsonNode body = optionalJson(text);
         String reason = body != null && body.path("reason").isTextual() ? body.get("reason").textValue() : null;
         connections.delete(name, ifMatch, reason, "true".equalsIgnoreCase(force) || "1".equals(force),
@@ -115,8 +117,8 @@ public class ConnectionsResource {
     @POST
     @Path("/{name}/restore")
     @Consumes(MediaType.WILDCARD)
+    @Requires(Capability.CONNECTIONS_WRITE)
     public Response restore(@Auth Caller caller, @PathParam("name") String name) {
-        Admin.require(caller);
         return answer(connections.restore(name, caller.name()), 200);
     }
 

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.Capability;
+import io.queryapigate.auth.Requires;
 import io.queryapigate.descriptions.Descriptions;
 import io.queryapigate.errors.ApiException;
 import jakarta.ws.rs.Consumes;
@@ -35,15 +37,15 @@ public class DescriptionsResource {
     }
 
     @GET
+    @Requires(Capability.CONNECTIONS_READ)
     public ObjectNode list(@Auth Caller caller, @PathParam("name") String name) {
-        Admin.require(caller);
         return items(name);
     }
 
     @PATCH
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.CONNECTIONS_WRITE)
     public ObjectNode update(@Auth Caller caller, @PathParam("name") String name, JsonNode body) {
-        Admin.require(caller);
         if (body == null || !body.isObject() || body.size() != 1 || !body.has("items")) {
             throw ApiException.badRequest("invalid_body",
                     "The body is {\"items\": [{\"table\", \"column\", \"description\"}, ...]}");
@@ -56,8 +58,8 @@ public class DescriptionsResource {
     @POST
     @Path("/import")
     @Consumes(MediaType.WILDCARD)
+    @Requires(Capability.CONNECTIONS_WRITE)
     public ObjectNode importComments(@Auth Caller caller, @PathParam("name") String name, String text) {
-        Admin.require(caller);
         JsonNode body = optionalJson(text);
         boolean overwrite = false;
         if (body != null && !body.isNull()) {

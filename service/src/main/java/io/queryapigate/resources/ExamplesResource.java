@@ -3,6 +3,8 @@ package io.queryapigate.resources;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.Capability;
+import io.queryapigate.auth.Requires;
 import io.queryapigate.examples.Examples;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -26,20 +28,20 @@ public class ExamplesResource {
     }
 
     @GET
+    @Requires(Capability.QUERIES_READ)
     public ObjectNode status(@Auth Caller caller) {
-        Admin.require(caller);
         return examples.status();
     }
 
     @POST
+    @Requires(Capability.EXAMPLES_WRITE)
     public Response load(@Auth Caller caller) {
-        Admin.require(caller);
         return Response.ok(examples.load()).header("Cache-Control", "no-store").build();
     }
 
     @DELETE
+    @Requires(Capability.EXAMPLES_WRITE)
     public ObjectNode unload(@Auth Caller caller) {
-        Admin.require(caller);
         return examples.unload();
     }
 }

@@ -3,6 +3,8 @@ package io.queryapigate.resources;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.Capability;
+import io.queryapigate.auth.Requires;
 import io.queryapigate.history.RunHistory;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -26,20 +28,20 @@ public class HistoryResource {
     }
 
     @GET
+    @Requires(Capability.OBSERVE)
     public ObjectNode search(@Auth Caller caller, @QueryParam("query") String query,
             @QueryParam("version") String version, @QueryParam("status") String status,
             @QueryParam("key") String key, @QueryParam("since") String since, @QueryParam("until") String until,
             @QueryParam("limit") String limit, @QueryParam("cursor") String cursor, @QueryParam("kind") String kind) {
-        Admin.require(caller);
         return history.ofEverything(new RunHistory.Request(query, version, status, key, since, until, limit, cursor,
                 kind));
     }
 
     /** Deletes every run of {@code caller} (a key's name), or counts them with {@code dry_run=true}. */
     @DELETE
+    @Requires(Capability.HISTORY_FORGET)
     public ObjectNode forget(@Auth Caller caller, @QueryParam("caller") String who,
             @QueryParam("dry_run") String dryRun) {
-        Admin.require(caller);
         return history.forget(who, "true".equals(dryRun));
     }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.Capability;
+import io.queryapigate.auth.Requires;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -23,8 +25,8 @@ public class MeResource {
             "queries.write", "self", "settings.read");
 
     @GET
+    @Requires(Capability.SELF)
     public ObjectNode me(@Auth Caller caller) {
-        Admin.require(caller);
         ObjectNode o = JsonNodeFactory.instance.objectNode();
         o.put("name", caller.name());
         o.put("role", "owner");

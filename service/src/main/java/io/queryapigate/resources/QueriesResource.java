@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.Capability;
+import io.queryapigate.auth.Requires;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.history.RunHistory;
 import io.queryapigate.queries.Definition;
@@ -54,10 +56,10 @@ public class QueriesResource {
     }
 
     @GET
+    @Requires(Capability.QUERIES_READ)
     public ObjectNode list(@Auth Caller caller, @QueryParam("collection") String collection,
             @QueryParam("connection") String connection, @QueryParam("search") String search,
             @QueryParam("status") String status) {
-        Admin.require(caller);
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         out.set("items", views.list(collection, connection, search, status));
         return out;
@@ -65,8 +67,8 @@ public class QueriesResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.QUERIES_WRITE)
     public Response create(@Auth Caller caller, JsonNode body) {
-        Admin.require(caller);
         Definition d = saved.create(body, caller.name());
         return detail(body.get("name").textValue(), 201, out -> warnings(out, d));
     }
@@ -74,15 +76,15 @@ public class QueriesResource {
     @POST
     @Path("/validate")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.QUERIES_WRITE)
     public ObjectNode validate(@Auth Caller caller, JsonNode body) {
-        Admin.require(caller);
         return analysis.validate(body, caller.name());
     }
 
     @GET
     @Path("/{name}")
+    @Requires(Capability.QUERIES_READ)
     public Response get(@Auth Caller caller, @PathParam("name") String name) {
-        Admin.require(caller);
         return detail(name, 200, null);
     }
 
@@ -90,9 +92,9 @@ public class QueriesResource {
     @PATCH
     @Path("/{name}")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.QUERIES_WRITE)
     public Response update(@Auth Caller caller, @PathParam("name") String name,
             @HeaderParam(IF_MATCH) String ifMatch, JsonNode body) {
-        Admin.require(caller);
         checkIfMatch(name, ifMatch);
         only(body, Set.of("collection"), "Only 'collection' can be changed on a query (unknown: %s) - change"
                 + " anything else by adding a version");
@@ -104,9 +106,9 @@ public class QueriesResource {
 
     @DELETE
     @Path("/{name}")
+    @Requires(Capability.QUERIES_WRITE)
     public Response delete(@Auth Caller caller, @PathParam("name") String name,
             @HeaderParam(IF_MATCH) String ifMatch) {
-        Admin.require(caller);
         checkIfMatch(name, ifMatch);
         saved.delete(name);
         return Response.noContent().build();
@@ -115,9 +117,9 @@ public class QueriesResource {
     @POST
     @Path("/{name}/versions")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.QUERIES_WRITE)
     public Response addVersion(@Auth Caller caller, @PathParam("name") String name,
             @HeaderParam(IF_MATCH) String ifMatch, JsonNode body) {
-        Admin.require(caller);
         checkIfMatch(name, ifMatch);
         Map.Entry<Integer, Definition> added = saved.addVersion(name, body, caller.name());
         return detail(name, 201, out -> warnings(out.put("created_version", added.getKey()), added.getValue()));
@@ -125,17 +127,17 @@ public class QueriesResource {
 
     @GET
     @Path("/{name}/versions/{version: [0-9]{1,9}}")
+    @Requires(Capability.QUERIES_READ)
     public ObjectNode getVersion(@Auth Caller caller, @PathParam("name") String name,
             @PathParam("version") int version) {
-        Admin.require(caller);
         SavedQueryRow q = saved.get(name);
         return views.version(q, saved.version(q, version));
     }
 
     @GET
     @Path("/{name}/versions/{version: [0-9]{1,9}}/flow")
+    @Requires(Capability.QUERIES_READ)
     public ObjectNode flow(@Auth Caller caller, @PathParam("name") String name, @PathParam("version") int version) {
-        Admin.require(caller);
         SavedQueryRow q = saved.get(name);
         return analysis.flow(saved.version(q, version));
     }
@@ -144,9 +146,9 @@ public class QueriesResource {
     @PATCH
     @Path("/{name}/versions/{version: [0-9]{1,9}}")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.QUERIES_WRITE)
     public Response updateVersion(@Auth Caller caller, @PathParam("name") String name,
             @PathParam("version") int version, @HeaderParam(IF_MATCH) String ifMatch, JsonNode body) {
-        Admin.require(caller);
         checkIfMatch(name, ifMatch);
         only(body, Set.of("cache_ttl", "mcp"), "Only 'cache_ttl' and 'mcp' can be changed on a version (unknown:"
                 + " %s)");
@@ -158,9 +160,9 @@ public class QueriesResource {
     /** 204 when it was the last version (the query is gone with it), else the query. */
     @DELETE
     @Path("/{name}/versions/{version: [0-9]{1,9}}")
+    @Requires(Capability.QUERIES_WRITE)
     public Response deleteVersion(@Auth Caller caller, @PathParam("name") String name,
             @PathParam("version") int version, @HeaderParam(IF_MATCH) String ifMatch) {
-        Admin.require(caller);
         checkIfMatch(name, ifMatch);
         return saved.deleteVersion(name, version) ? detail(name, 200, null) : Response.noContent().build();
     }
@@ -169,9 +171,9 @@ public class QueriesResource {
     @POST
     @Path("/{name}/publish")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Requires(Capability.QUERIES_WRITE)
     public Response publish(@Auth Caller caller, @PathParam("name") String name,
             @HeaderParam(IF_MATCH) String ifMatch, JsonNode body) {
-        Admin.require(caller);
         checkIfMatch(name, ifMatch);
         saved.publish(name, body);
         return detail(name, 200, null);
@@ -179,9 +181,9 @@ public class QueriesResource {
 
     @POST
     @Path("/{name}/unpublish")
+    @Requires(Capability.QUERIES_WRITE)
     public Response unpublish(@Auth Caller caller, @PathParam("name") String name,
             @HeaderParam(IF_MATCH) String ifMatch) {
-        Admin.require(caller);
         checkIfMatch(name, ifMatch);
         saved.unpublish(name);
         return detail(name, 200, null);
@@ -189,11 +191,11 @@ public class QueriesResource {
 
     @GET
     @Path("/{name}/history")
+    @Requires(Capability.QUERIES_READ)
     public ObjectNode history(@Auth Caller caller, @PathParam("name") String name,
             @QueryParam("version") String version, @QueryParam("status") String status,
             @QueryParam("key") String key, @QueryParam("since") String since, @QueryParam("until") String until,
             @QueryParam("cursor") String cursor, @QueryParam("limit") String limit) {
-        Admin.require(caller);
         return history.ofQuery(saved.get(name), new RunHistory.Request(null, version, status, key, since, until,
                 limit, cursor, null));
     }

@@ -3,7 +3,9 @@ package io.queryapigate.resources;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.Capability;
 import io.queryapigate.auth.Grants;
+import io.queryapigate.auth.Requires;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.keys.ApiKeys;
 import io.queryapigate.schema.SchemaBrowser;
@@ -31,9 +33,9 @@ public class SchemaResource {
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
+    @Requires(Capability.CONNECTIONS_READ)
     public ObjectNode get(@Auth Caller caller, @PathParam("name") String name, @QueryParam("database") String database,
             @QueryParam("key") String key, @QueryParam("refresh") String refresh) {
-        Admin.require(caller);
         boolean again = flag("refresh", refresh);
         Grants grants = key == null || key.isEmpty() ? null : keys.grants(keys.find(key));
         return browser.describe(name, database == null || database.isEmpty() ? Optional.empty()

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.auth.Auth;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.Capability;
+import io.queryapigate.auth.Requires;
 import io.queryapigate.config.SettingsView;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.secrets.Rekey;
@@ -39,8 +41,8 @@ public class SettingsResource {
     }
 
     @GET
+    @Requires(Capability.SETTINGS_READ)
     public Map<String, List<SettingsView.Section>> settings(@Auth Caller caller) {
-        Admin.require(caller);
         return Map.of("items", sections);
     }
 
@@ -51,8 +53,8 @@ public class SettingsResource {
     @POST
     @Path("/rekey")
     @Consumes(MediaType.WILDCARD)
+    @Requires(Capability.SECRETS_ROTATE)
     public Map<String, Object> rekey(@Auth Caller caller, String text) {
-        Admin.require(caller);
         JsonNode node = optionalJson(text);
         Body.of(node, false, Set.of("check"));
         JsonNode check = node == null ? null : node.get("check");
