@@ -11,6 +11,10 @@ import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.queryapigate.auth.ApiKeyAuthFilter;
 import io.queryapigate.auth.CapabilityFeature;
+import io.queryapigate.resources.WorkspacesResource;
+import io.queryapigate.workspaces.WorkspacePrefix;
+import io.queryapigate.workspaces.WorkspaceSettling;
+import io.queryapigate.workspaces.Workspaces;
 import io.queryapigate.auth.Credentials;
 import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.Caller;
@@ -239,6 +243,11 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         }
         jersey.register(new AuthValueFactoryProvider.Binder<>(Caller.class));
         jersey.register(new CapabilityFeature());
+        Workspaces workspaces = new Workspaces(store, clock,
+                java.time.Duration.ofMillis(config.getMetadataCache().getTtl().toMilliseconds()));
+        jersey.register(new WorkspacePrefix());
+        jersey.register(new WorkspaceSettling(workspaces));
+        jersey.register(new WorkspacesResource(workspaces, mapper));
         jersey.register(new HealthResource(version(), clock));
         jersey.register(new QueryResource(queries, callLimits.paging()));
         jersey.register(new ExecuteSqlResource(queries, callLimits.paging()));

@@ -31,4 +31,21 @@ public final class AdminCallers {
                 memberships, admin.issuer(), admin.subject(), Map.of(), credentialId);
         return new Caller(Caller.administratorKeyId(admin.id()), admin.name(), data, data ? ALL : NONE, identity);
     }
+
+    /**
+     * The same administrator acting in {@code workspace} (named by the request's path): its server-wide role, else
+     * its membership's role there, else none. The break-glass key stays the owner wherever it acts.
+     */
+    public static Caller in(Caller caller, String workspace) {
+        Identity identity = caller.identity();
+        if (identity.kind() != Identity.Kind.ADMINISTRATOR) {
+            return new Caller(caller.keyId(), caller.name(), caller.admin(), caller.grants(), identity.in(workspace));
+        }
+        String role = identity.serverWide() ? identity.role() : identity.memberships().get(workspace);
+        boolean data = AdminRole.of(role).map(AdminRole::dataAccess).orElse(false);
+        Identity there = new Identity(identity.kind(), role, identity.serverWide(), workspace,
+                identity.memberships(), identity.issuer(), identity.subject(), identity.claims(),
+                identity.credentialId());
+        return new Caller(caller.keyId(), caller.name(), data, data ? ALL : NONE, there);
+    }
 }
