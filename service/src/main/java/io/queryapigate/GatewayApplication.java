@@ -12,6 +12,7 @@ import io.dropwizard.core.setup.Environment;
 import io.queryapigate.auth.ApiKeyAuthFilter;
 import io.queryapigate.auth.CapabilityFeature;
 import io.queryapigate.resources.WorkspacesResource;
+import io.queryapigate.workspaces.Scope;
 import io.queryapigate.workspaces.WorkspacePrefix;
 import io.queryapigate.workspaces.WorkspaceSettling;
 import io.queryapigate.workspaces.Workspaces;
@@ -258,7 +259,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new QueriesResource(savedQueries, new QueryViews(savedQueries, descriptions),
                 new QueryAnalysis(savedQueries.definitions()), history));
         jersey.register(new HistoryResource(history));
-        jersey.register(new CacheEntriesResource(new CacheEntries(responses, clock)));
+        jersey.register(new CacheEntriesResource(new CacheEntries(responses, clock, about -> about == null
+                ? Scope.owns(Scope.DEFAULT)
+                : cache.queryByName(about.query()).map(q -> Scope.owns(q.workspace())).orElse(false))));
         PostmanExport postman = new PostmanExport(collections, savedQueries);
         jersey.register(new CollectionsResource(collections, postman));
         jersey.register(new ExamplesResource(examples));

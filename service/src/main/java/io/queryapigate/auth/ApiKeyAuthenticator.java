@@ -67,7 +67,8 @@ public final class ApiKeyAuthenticator implements Authenticator<String, Caller> 
                 : row.previousExpiresAt() == null ? Long.MIN_VALUE : row.previousExpiresAt();
         try {
             Grants grants = mapper.readValue(row.grants(), Grants.class);
-            return new Key(new Caller(row.id(), row.name(), false, grants), row.active(),
+            return new Key(new Caller(row.id(), row.name(), false, grants, Identity.key().in(row.workspace())),
+                    row.active(),
                     row.expiresAt() == null ? null : LocalDate.parse(row.expiresAt()), acceptedUntil);
         } catch (IOException | RuntimeException e) {
             LOG.error("API key {} has unreadable grants; refusing it", row.name(), e);

@@ -7,25 +7,32 @@ import io.queryapigate.errors.ApiException;
 import java.time.Clock;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The response cache as the management API shows it, like the Python original's cache browser: each live entry's
  * key, what it answers ({@code meta}), content type, size and time left, soonest to expire first; one entry's body;
- * evicting one or all.
+ * evicting one or all. One cache serves every workspace: only the entries of the workspace a request acts in are
+ * listed, read and evicted (another's is not found, as a missing one).
  */
 public final class CacheEntries {
     private final ResponseCache cache;
     private final Clock clock;
+    private final Predicate<CachedResponse.About> visible;
 
-    public CacheEntries(ResponseCache cache, Clock clock) {
+    /**
+     * @param visible whether an entry that answers this (null: unknown) is the current workspace's
+     */
+    public CacheEntries(ResponseCache cache, Clock clock, Predicate<CachedResponse.About> visible) {
         this.cache = cache;
         this.clock = clock;
+        this.visible = visible;
     }
 
     /** {@code {"items": [{"key", "meta", "content_type", "size_bytes", "ttl_remaining_s"}]}}; never a body. */
     public ObjectNode list() {
         long now = clock.millis();
-        List<ResponseCache.Entry> entries = cache.entries().stream()
+        List<ResponseCache.Entry> entries = cache.entries().stream().filter(e -> visible.test(e.response().about()))
                 .sorted(Comparator.comparingLong(e -> e.response().expiresAtMillis())).toList();
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         ArrayNode items = out.putArray("items");
@@ -52,17 +59,20 @@ public final class CacheEntries {
 
     /** One live entry, or 404 {@code cache_entry_not_found}. */
     public CachedResponse get(String key) {
-        return cache.get(key).orElseThrow(() -> ApiException.notFound("cache_entry_not_found",
+        return cache.get(key).filter(r -> visible.test(r.about())).orElseThrow(() -> ApiException.notFound(
+                "cache_entry_not_found",
                 "Cache entry not found (missing, expired, or already evicted)"));
     }
 
     /** Evicts one entry; nothing happens when it is gone. */
     public void evict(String key) {
-        cache.delete(key);
+        if (cache.get(key).filter(r -> visible.test(r.about())).isPresent()) {
+            cache.delete(key);
+        }
     }
 
     /** Evicts every entry: the next call of each query runs it. */
     public void evictAll() {
-        cache.entries().forEach(e -> cache.delete(e.key()));
+        cache.entries().stream().filter(e -> visible.test(e.response().about())).forEach(e -> cache.delete(e.key()));
     }
 }

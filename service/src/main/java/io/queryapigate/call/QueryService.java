@@ -148,7 +148,7 @@ public final class QueryService {
         call.connection(own);
         String connectionName = authorizer.savedQueryConnection(caller, name, own, request.connection());
         call.connection(connectionName);
-        Connection connection = connectionName.equals(own) ? q.connection() : connection(connectionName);
+        Connection connection = connectionName.equals(own) ? q.connection() : connection(caller, connectionName);
         GuardResult verdict = q.guard();
         if (Guarding.restricted(caller) || !verdict.isRead() || !connectionName.equals(own)) {
             verdict = guarding.check(caller, connection, q.sql().jdbcSql());
@@ -174,7 +174,7 @@ public final class QueryService {
         if (request.jsonParams() != null && !request.jsonParams().isNull() && !request.jsonParams().isObject()) {
             throw ApiException.badRequest("invalid_body", "params must be an object.");
         }
-        Connection connection = connection(connectionName);
+        Connection connection = connection(caller, connectionName);
         SqlText text = SqlText.parse(request.sql(), connection.lexicalRules());
         SqlShape.checkShape(text, maxSqlLength);
         GuardResult verdict = guarding.check(caller, connection, text.jdbcSql());
@@ -191,7 +191,7 @@ public final class QueryService {
         return masking.plan(verdict, caller.grants().mask(), connection);
     }
 
-    private Connection connection(String name) {
-        return connections.require(name);
+    private Connection connection(Caller caller, String name) {
+        return connections.require(name, caller.workspace());
     }
 }

@@ -50,9 +50,12 @@ public final class SavedQueryResolver {
         this.prepared = Caffeine.newBuilder().maximumSize(cache.maxVersions()).build();
     }
 
-    /** The published version, or {@code versionText} (drafts for administrators only). */
+    /**
+     * The published version, or {@code versionText} (drafts for administrators only), of the query of that name in
+     * the caller's workspace (another workspace's is not found, as a missing one).
+     */
     public Resolved resolve(Caller caller, String name, String versionText) {
-        SavedQueryRow query = cache.queryByName(name)
+        SavedQueryRow query = cache.queryByName(name).filter(q -> q.workspace().equals(caller.workspace()))
                 .orElseThrow(() -> ApiException.notFound("query_not_found", "No saved query named '" + name + "'."));
         int version = version(caller, query, name, versionText);
         Prepared p = prepared(query, version);

@@ -20,6 +20,7 @@ import io.queryapigate.secrets.SecretUnavailableException;
 import io.queryapigate.store.ConnectionDao;
 import io.queryapigate.store.ConnectionRow;
 import io.queryapigate.store.Store;
+import io.queryapigate.workspaces.Scope;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import java.time.Clock;
@@ -95,13 +96,15 @@ public final class Connections {
         return live;
     }
 
-    /** Every connection, the YAML's and the stored ones, by name. */
+    /** Every connection of the workspace this thread acts in, the YAML's (the default one's) and the stored ones. */
     public ArrayNode list() {
         Map<String, ObjectNode> byName = new TreeMap<>();
         for (ConnectionRow row : dao.live()) {
-            byName.put(row.name(), view(row));
+            if (Scope.owns(row.workspace())) {
+                byName.put(row.name(), view(row));
+            }
         }
-        registry.configured().forEach((name, c) -> byName.put(name, view(name, c)));
+        yaml().forEach((name, c) -> byName.put(name, view(name, c)));
         ArrayNode items = mapper.createArrayNode();
         byName.values().forEach(items::add);
         return items;
@@ -111,7 +114,7 @@ public final class Connections {
     public record Answer(ObjectNode body, String etag) {}
 
     public Answer get(String name) {
-        ConnectionConfig yaml = registry.configured().get(name);
+        ConnectionConfig yaml = yaml().get(name);
         if (yaml != null) {
             ObjectNode v = view(name, yaml);
             return new Answer(v, etag(v, ""));
@@ -131,7 +134,7 @@ public final class Connections {
         taken(name);
         long now = clock.millis();
         ConnectionRow row = fields(node, new ConnectionRow(0, name, null, null, null, null, null, 8, null, "{}", "[]",
-                null, now, actor, now, actor, null, null, null));
+                null, now, actor, now, actor, null, null, null, Scope.current()));
         ConnectionSettings.Opened opened = openChecked(row);
         synchronized (live) {
             try {
@@ -163,6 +166,7 @@ public final class Connections {
     public Answer update(String name, String ifMatch, JsonNode body, String actor) {
         JsonNode node = object(body);
         writable(name);
+        find(name);
         managed.check(ManagedObjects.CONNECTIONS, name);
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             ConnectionRow read = find(name);
@@ -210,8 +214,8 @@ public final class Connections {
      */
     public void delete(String name, String ifMatch, String reason, boolean force, String actor) {
         writable(name);
-        managed.check(ManagedObjects.CONNECTIONS, name);
         ConnectionRow read = find(name);
+        managed.check(ManagedObjects.CONNECTIONS, name);
         checkMatch(read, ifMatch);
         if (reason == null || reason.isBlank()) {
             throw ApiException.badRequest("reason_required", "A reason is required to delete a connection");
@@ -226,7 +230,7 @@ public final class Connections {
         ConnectionRow deleted = new ConnectionRow(read.id(), read.name(), read.dialect(), read.url(),
                 read.username(), read.passwordSealed(), read.passwordRef(), read.poolSize(), read.queryTimeoutMs(),
                 read.properties(), read.allowedFunctions(), read.description(), read.createdAt(), read.createdBy(),
-                now, actor, now, actor, reason.strip());
+                now, actor, now, actor, reason.strip(), read.workspace());
         synchronized (live) {
             int changed = store.jdbi().inTransaction(h -> {
                 ConnectionDao tx = h.attach(ConnectionDao.class);
@@ -247,7 +251,7 @@ public final class Connections {
     /** Deleted connections, newest first. */
     public ArrayNode deleted() {
         ArrayNode items = mapper.createArrayNode();
-        for (ConnectionRow row : dao.deleted()) {
+        for (ConnectionRow row : dao.deleted().stream().filter(r -> Scope.owns(r.workspace())).toList()) {
             ObjectNode o = items.addObject();
             o.put("name", row.name());
             o.put("dialect", row.dialect());
@@ -261,7 +265,8 @@ public final class Connections {
 
     /** Brings a deleted connection back, checked and opened again as it was. */
     public Answer restore(String name, String actor) {
-        ConnectionRow read = dao.findByName(name).filter(ConnectionRow::deleted).orElseThrow(() ->
+        ConnectionRow read = dao.findByName(name).filter(r -> r.deleted() && Scope.owns(r.workspace()))
+                .orElseThrow(() ->
                 ApiException.notFound("connection_not_found", "No deleted connection named '" + name + "'"));
         managed.check(ManagedObjects.CONNECTIONS, name);
         if (registry.isConfigured(name) || registry.isAdded(name)) {
@@ -270,7 +275,7 @@ public final class Connections {
         ConnectionRow next = touch(new ConnectionRow(read.id(), read.name(), read.dialect(), read.url(),
                 read.username(), read.passwordSealed(), read.passwordRef(), read.poolSize(), read.queryTimeoutMs(),
                 read.properties(), read.allowedFunctions(), read.description(), read.createdAt(), read.createdBy(),
-                read.updatedAt(), read.updatedBy(), null, null, null), read, actor);
+                read.updatedAt(), read.updatedBy(), null, null, null, read.workspace()), read, actor);
         ConnectionSettings.Opened opened = openChecked(next);
         synchronized (live) {
             int changed;
@@ -344,7 +349,7 @@ public final class Connections {
         JsonNode node = object(body);
         String name = node.path("name").isTextual() ? node.get("name").textValue() : null;
         if (name != null && !node.hasNonNull("dialect")) { // a saved connection, by its name
-            ConnectionConfig yaml = registry.configured().get(name);
+            ConnectionConfig yaml = yaml().get(name);
             if (yaml != null) {
                 return new Probe(open(name, ConnectionSettings.withPoolSize(yaml, 1)), yaml.getPassword());
             }
@@ -354,9 +359,10 @@ public final class Connections {
         String password = node.path("password").isTextual() ? node.get("password").textValue() : null;
         String probeName = name != null && ConnectionRegistry.NAME.matcher(name).matches() ? name : "probe";
         ConnectionRow base = new ConnectionRow(0, probeName, null, null, null, null, null, 1, null, "{}", "[]", null,
-                0, null, 0, null, null, null, null);
+                0, null, 0, null, null, null, null, Scope.current());
         if (MASK.equals(password)) { // these fields with the saved connection's password
-            ConnectionRow saved = name == null ? null : dao.findByName(name).filter(r -> !r.deleted()).orElse(null);
+            ConnectionRow saved = name == null ? null
+                    : dao.findByName(name).filter(r -> !r.deleted() && Scope.owns(r.workspace())).orElse(null);
             if (saved == null) {
                 throw fieldError("password", "is the mask, but name names no saved connection to take it from");
             }
@@ -418,13 +424,16 @@ public final class Connections {
                     + " such as ${DB_PASSWORD} or ${file:/run/secrets/db}");
         }
         Optional<ConnectionRow> stored = dao.findByName(name).filter(r -> !r.deleted());
+        if (stored.isPresent() && !Scope.owns(stored.get().workspace())) {
+            throw exists(name);
+        }
         long now = clock.millis();
         ConnectionRow base = new ConnectionRow(stored.map(ConnectionRow::id).orElse(0L), name, null, null, null,
                 stored.map(ConnectionRow::passwordSealed).orElse(null),
                 stored.map(ConnectionRow::passwordRef).orElse(null), 8, null, "{}", "[]", null,
                 stored.map(ConnectionRow::createdAt).orElse(now), stored.map(ConnectionRow::createdBy).orElse(actor),
                 stored.map(ConnectionRow::updatedAt).orElse(now), stored.map(ConnectionRow::updatedBy).orElse(actor),
-                null, null, null);
+                null, null, null, Scope.current());
         ObjectNode fields = node.deepCopy();
         if (!fields.has("password")) {
             fields.putNull("password");
@@ -439,10 +448,10 @@ public final class Connections {
         return new Declared(stored.isPresent() ? touch(row, stored.get(), actor) : row, shape, changed);
     }
 
-    /** The stored connections (not the YAML's), by name. */
+    /** The stored connections (not the YAML's) of the workspace this thread acts in, by name. */
     public Map<String, ConnectionRow> stored() {
         Map<String, ConnectionRow> out = new TreeMap<>();
-        dao.live().forEach(r -> out.put(r.name(), r));
+        dao.live().stream().filter(r -> Scope.owns(r.workspace())).forEach(r -> out.put(r.name(), r));
         return out;
     }
 
@@ -522,7 +531,7 @@ public final class Connections {
         dao.update(new ConnectionRow(read.id(), read.name(), read.dialect(), read.url(), read.username(),
                 read.passwordSealed(), read.passwordRef(), read.poolSize(), read.queryTimeoutMs(), read.properties(),
                 read.allowedFunctions(), read.description(), read.createdAt(), read.createdBy(), now, actor, now,
-                actor, reason), read.updatedAt());
+                actor, reason, read.workspace()), read.updatedAt());
         dao.bumpVersion();
     }
 
@@ -665,7 +674,7 @@ public final class Connections {
         }
         ConnectionRow row = new ConnectionRow(base.id(), base.name(), dialect, url, user, sealed, ref, poolSize,
                 timeoutMs, properties, allowed, description, base.createdAt(), base.createdBy(), base.updatedAt(),
-                base.updatedBy(), base.deletedAt(), base.deletedBy(), base.deletedReason());
+                base.updatedBy(), base.deletedAt(), base.deletedBy(), base.deletedReason(), base.workspace());
         ruleProblems(row).forEach(errors::putIfAbsent);
         if (!errors.isEmpty()) {
             throw invalidFields(errors);
@@ -781,8 +790,9 @@ public final class Connections {
 
     // ---- reading, answering
 
+    /** A live stored connection of the workspace this thread acts in; another's is 404 as a missing one. */
     private ConnectionRow find(String name) {
-        return dao.findByName(name).filter(r -> !r.deleted()).orElseThrow(() ->
+        return dao.findByName(name).filter(r -> !r.deleted() && Scope.owns(r.workspace())).orElseThrow(() ->
                 ApiException.notFound("connection_not_found", "Connection '" + name + "' not found"));
     }
 
@@ -793,8 +803,13 @@ public final class Connections {
         }
     }
 
+    /** The YAML's connections, as the workspace this thread acts in sees them: the default one's, else none. */
+    private Map<String, ConnectionConfig> yaml() {
+        return Scope.owns(Scope.DEFAULT) ? registry.configured() : Map.of();
+    }
+
     private void writable(String name) {
-        if (registry.isConfigured(name)) {
+        if (yaml().containsKey(name)) {
             throw new ApiException(409, "managed_by_config", "Connection '" + name + "' is declared in the"
                     + " configuration file: change it there").with("managed_by", "config");
         }
@@ -809,14 +824,14 @@ public final class Connections {
         return new ConnectionRow(next.id(), next.name(), next.dialect(), next.url(), next.username(),
                 next.passwordSealed(), next.passwordRef(), next.poolSize(), next.queryTimeoutMs(), next.properties(),
                 next.allowedFunctions(), next.description(), next.createdAt(), next.createdBy(), now, actor,
-                next.deletedAt(), next.deletedBy(), next.deletedReason());
+                next.deletedAt(), next.deletedBy(), next.deletedReason(), next.workspace());
     }
 
     private static ConnectionRow withPassword(ConnectionRow row, String sealed, String ref) {
         return new ConnectionRow(row.id(), row.name(), row.dialect(), row.url(), row.username(), sealed, ref,
                 row.poolSize(), row.queryTimeoutMs(), row.properties(), row.allowedFunctions(), row.description(),
                 row.createdAt(), row.createdBy(), row.updatedAt(), row.updatedBy(), row.deletedAt(), row.deletedBy(),
-                row.deletedReason());
+                row.deletedReason(), row.workspace());
     }
 
     private static void discard(ConnectionSettings.Opened opened) {

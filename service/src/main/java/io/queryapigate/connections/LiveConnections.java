@@ -98,6 +98,7 @@ public final class LiveConnections implements Managed {
         Instant now = clock.instant();
         for (ConnectionRow row : rows) {
             names.add(row.name());
+            registry.own(row.name(), row.workspace());
             if (registry.isConfigured(row.name()) || registry.isAdded(row.name())) {
                 LOG.warn("The stored connection '{}' is not opened: the configuration declares one of that name",
                         row.name());
@@ -127,6 +128,7 @@ public final class LiveConnections implements Managed {
 
     /** Registers a connection this instance just opened and stored (so it is not opened twice). */
     synchronized void adopt(ConnectionRow row, ConnectionSettings.Opened opened) {
+        registry.own(row.name(), row.workspace());
         registry.put(row.name(), opened.connection());
         warnAboutPrivileges(opened.connection());
         states.put(row.name(), new State(ConnectionSettings.fingerprint(row), opened.refreshAt(),

@@ -247,7 +247,7 @@ public final class Descriptions {
     public ObjectNode forVersion(String connection, Set<TableName> tablesRead, List<String> resultColumns,
             JsonNode authorColumns) {
         ObjectNode out = JSON.objectNode();
-        boolean known = !tablesRead.isEmpty() && connections.get(connection).isPresent();
+        boolean known = !tablesRead.isEmpty() && connections.visible(connection).isPresent();
         Lookup lookup = null;
         for (String name : resultColumns) {
             JsonNode own = authorColumns == null ? null : authorColumns.get(name);
@@ -333,7 +333,7 @@ public final class Descriptions {
 
     /** The connection, or 404 {@code connection_not_found}. */
     private Connection require(String connection) {
-        return connections.get(connection).orElseThrow(() -> ApiException.notFound("connection_not_found",
+        return connections.visible(connection).orElseThrow(() -> ApiException.notFound("connection_not_found",
                 "Connection '" + connection + "' not found"));
     }
 

@@ -12,6 +12,7 @@ import io.queryapigate.dialect.spi.LexicalRules;
 import io.queryapigate.dialect.spi.TableNamespace;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.sql.SqlDialectFamily;
+import io.queryapigate.workspaces.Scope;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,6 +115,8 @@ public final class ConnectionRegistry implements Managed {
     private final Map<String, ConnectionConfig> configured;
     private final Set<String> added = ConcurrentHashMap.newKeySet();
     private final Map<String, RuntimeException> unavailable = new ConcurrentHashMap<>();
+    /** The workspace of each stored connection not in the default one (the YAML's and the examples' are there). */
+    private final Map<String, String> workspaces = new ConcurrentHashMap<>();
     private final Map<String, List<String>> gauges = new ConcurrentHashMap<>();
     private final DialectRegistry registry;
     private final Duration serverTimeout;
@@ -247,6 +250,7 @@ public final class ConnectionRegistry implements Managed {
             return;
         }
         unavailable.remove(name);
+        workspaces.remove(name);
         uninstall(name);
     }
 
@@ -367,6 +371,36 @@ public final class ConnectionRegistry implements Managed {
             throw failure;
         }
         throw ApiException.notFound("connection_not_found", "No connection named '" + name + "'.");
+    }
+
+    /** Records which workspace a stored connection belongs to (before it is {@link #put}). */
+    public void own(String name, String workspace) {
+        if (configured.containsKey(name) || added.contains(name) || Scope.DEFAULT.equals(workspace)) {
+            workspaces.remove(name);
+        } else {
+            workspaces.put(name, workspace);
+        }
+    }
+
+    /** The workspace a connection belongs to: the YAML's and the examples' are the default one's. */
+    public String workspaceOf(String name) {
+        return workspaces.getOrDefault(name, Scope.DEFAULT);
+    }
+
+    /**
+     * {@link #require} for a caller acting in {@code workspace}: another workspace's connection is 404 {@code
+     * connection_not_found}, as a missing one.
+     */
+    public Connection require(String name, String workspace) {
+        if (!workspace.equals(workspaceOf(name))) {
+            throw ApiException.notFound("connection_not_found", "No connection named '" + name + "'.");
+        }
+        return require(name);
+    }
+
+    /** {@link #get}, for the workspace this thread acts in ({@link Scope}): another workspace's is empty. */
+    public Optional<Connection> visible(String name) {
+        return Scope.owns(workspaceOf(name)) ? get(name) : Optional.empty();
     }
 
     public Optional<Connection> get(String name) {

@@ -13,6 +13,7 @@ import io.queryapigate.store.HistoryDao;
 import io.queryapigate.store.RunRow;
 import io.queryapigate.store.SavedQueryRow;
 import io.queryapigate.store.Store;
+import io.queryapigate.workspaces.Scope;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -63,6 +64,9 @@ public final class RunHistory {
         Long queryId = null;
         Map<Long, String> names = new HashMap<>();
         for (SavedQueryRow q : store.queries().list()) {
+            if (!Scope.owns(q.workspace())) {
+                continue;
+            }
             names.put(q.id(), q.name());
             if (q.name().equals(r.query())) {
                 queryId = q.id();
@@ -79,7 +83,7 @@ public final class RunHistory {
         filter = new HistoryDao.Filter(filter.queryId(), filter.version(), filter.outcome(), filter.status(),
                 filter.keyId(), kind, filter.since(), filter.until(), filter.before(), filter.limit());
         events.flushAll();
-        return page(store.history().events(filter), filter.limit() - 1, names);
+        return page(store.history().events(filter, Scope.current()), filter.limit() - 1, names);
     }
 
     /**
@@ -206,7 +210,7 @@ public final class RunHistory {
         if (name.equals("admin")) {
             return Caller.ADMIN_KEY_ID;
         }
-        return store.keys().findByName(name).map(ApiKeyRow::id).orElse(null);
+        return store.keys().findByName(name).filter(k -> Scope.owns(k.workspace())).map(ApiKeyRow::id).orElse(null);
     }
 
     static String encode(long id) {

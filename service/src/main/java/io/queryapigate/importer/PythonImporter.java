@@ -29,6 +29,7 @@ import io.queryapigate.store.QueryVersionRow;
 import io.queryapigate.store.RunRow;
 import io.queryapigate.store.SavedQueryRow;
 import io.queryapigate.store.Store;
+import io.queryapigate.workspaces.Scope;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -536,7 +537,8 @@ public final class PythonImporter {
             Map<String, Long> queryIds = new LinkedHashMap<>();
             for (QueryItem q : plan.queries()) {
                 if (q.action() == Action.CREATE) {
-                    long id = queryDao.insertQuery(q.name(), q.versions().get(0).createdAt(), q.collection());
+                    long id = queryDao.insertQuery(q.name(), q.versions().get(0).createdAt(), q.collection(),
+                            Scope.DEFAULT);
                     for (VersionDef v : q.versions()) {
                         queryDao.insertVersion(new QueryVersionRow(id, v.version(), v.sql(), v.parameters(),
                                 v.connection(), v.description(), v.author(), v.cacheTtl(), v.createdAt(),
@@ -561,7 +563,7 @@ public final class PythonImporter {
                     long createdAt = k.key().createdAt() == null ? now : k.key().createdAt();
                     String grants = json(k.grants());
                     long id = keyDao.insert(new ApiKeyRow(0, k.name(), k.key().hash(), IMPORTED_KEY_PREFIX,
-                            grants, k.key().expiresAt(), true, createdAt, null));
+                            grants, k.key().expiresAt(), true, createdAt, null, Scope.DEFAULT));
                     if (k.previousUntil() != null) {
                         keyDao.rotate(id, k.key().hash(), k.key().hash(), IMPORTED_KEY_PREFIX, k.key().previousHash(),
                                 k.previousUntil());

@@ -19,6 +19,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HexFormat;
+import io.queryapigate.workspaces.Scope;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
@@ -59,8 +60,9 @@ public final class ApiKeys {
     /** A key and its new secret, shown this once. */
     public record Issued(ApiKeyRow key, String secret) {}
 
+    /** The keys of the workspace this thread acts in ({@link Scope}). */
     public List<ApiKeyRow> list() {
-        return keys.list();
+        return keys.list().stream().filter(k -> Scope.owns(k.workspace())).toList();
     }
 
     /** Calls, failures and rows per key, from the event log (as far back as it keeps events). */
@@ -68,9 +70,9 @@ public final class ApiKeys {
         return keys.usage();
     }
 
-    /** The key, or 404 {@code key_not_found}. */
+    /** The key of the workspace this thread acts in, or 404 {@code key_not_found} (another's too). */
     public ApiKeyRow find(String name) {
-        return keys.findByName(name).orElseThrow(() ->
+        return keys.findByName(name).filter(k -> Scope.owns(k.workspace())).orElseThrow(() ->
                 ApiException.notFound("key_not_found", "API key '" + name + "' not found"));
     }
 
@@ -103,6 +105,7 @@ public final class ApiKeys {
      * working for {@code graceMinutes} (0: it stops at once), replacing any earlier rotation's grace.
      */
     public ApiKeyRow setSecretHash(String name, String secretSha256, int graceMinutes) {
+        find(name); // another workspace's key is not found before anything else is said of it
         managed.check(ManagedObjects.API_KEYS, name);
         ApiKeyRow row = find(name);
         Long until = graceMinutes == 0 ? null : clock.millis() + Duration.ofMinutes(graceMinutes).toMillis();
@@ -117,7 +120,7 @@ public final class ApiKeys {
 
     private void insert(String name, String hash, String prefix, State state) {
         ApiKeyRow row = new ApiKeyRow(0, name, hash, prefix, json(state.grants()), state.expiresAt(), state.active(),
-                clock.millis(), null);
+                clock.millis(), null, Scope.current());
         if (keys.findByName(name).isPresent()) {
             throw exists(name);
         }
@@ -137,6 +140,7 @@ public final class ApiKeys {
      * meanwhile). {@code ifMatch} (an {@link #etag}, or null) must name the state read: 412 otherwise.
      */
     public ApiKeyRow update(String name, String ifMatch, UnaryOperator<State> change) {
+        find(name); // another workspace's key is not found before anything else is said of it
         managed.check(ManagedObjects.API_KEYS, name);
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             ApiKeyRow row = find(name);
@@ -157,6 +161,7 @@ public final class ApiKeys {
      * 409 {@code key_rotation_pending} while the secret of an earlier rotation still works.
      */
     public Issued rotate(String name, int graceMinutes) {
+        find(name); // another workspace's key is not found before anything else is said of it
         managed.check(ManagedObjects.API_KEYS, name);
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             ApiKeyRow row = find(name);
@@ -180,6 +185,7 @@ public final class ApiKeys {
 
     /** Stops the previous secret now; 404 {@code previous_secret_not_found} when none works. */
     public ApiKeyRow endPrevious(String name) {
+        find(name); // another workspace's key is not found before anything else is said of it
         managed.check(ManagedObjects.API_KEYS, name);
         ApiKeyRow row = find(name);
         if (!row.previousWorks(clock.millis())) {
@@ -193,6 +199,7 @@ public final class ApiKeys {
 
     /** Deletes the key: it stops working at once here, its name is free, its quota counts are forgotten. */
     public void delete(String name, String ifMatch) {
+        find(name); // another workspace's key is not found before anything else is said of it
         managed.check(ManagedObjects.API_KEYS, name);
         ApiKeyRow row = find(name);
         checkMatch(row, ifMatch);

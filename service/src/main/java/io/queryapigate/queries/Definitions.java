@@ -190,7 +190,7 @@ public final class Definitions {
 
     /** The SQL's markers, read with its connection's lexical rules (the generic ones when it does not exist). */
     public SqlText sqlText(String sql, String connection) {
-        Connection c = connection == null ? null : connections.get(connection).orElse(null);
+        Connection c = connection == null ? null : connections.visible(connection).orElse(null);
         return SqlText.parse(sql, c == null ? SqlDialectFamily.GENERIC.lexicalRules() : c.lexicalRules());
     }
 
@@ -200,7 +200,7 @@ public final class Definitions {
             return new ApiException(400, "connection_required", "connection_name is required.",
                     Map.of("connection_name", "is required"));
         }
-        if (connections.get(connection).isEmpty()) {
+        if (connections.visible(connection).isEmpty()) {
             return new ApiException(400, "connection_not_found", "No connection named '" + connection + "'.",
                     Map.of("connection_name", "names no configured connection"));
         }
@@ -211,7 +211,7 @@ public final class Definitions {
     ApiException sqlProblem(SqlText text, String connection) {
         try {
             SqlShape.checkShape(text, maxSqlLength);
-            Connection c = connection == null ? null : connections.get(connection).orElse(null);
+            Connection c = connection == null ? null : connections.visible(connection).orElse(null);
             if (c != null) {
                 guarding.checkForSaving(c, text.jdbcSql());
             }
@@ -223,7 +223,7 @@ public final class Definitions {
 
     /** What the guard admits the SQL as on its connection, or null when it cannot tell. */
     GuardResult verdict(SqlText text, String connection) {
-        Connection c = connection == null ? null : connections.get(connection).orElse(null);
+        Connection c = connection == null ? null : connections.visible(connection).orElse(null);
         if (c == null) {
             return null;
         }
@@ -236,7 +236,7 @@ public final class Definitions {
 
     /** The SQL family of a connection, or null when there is no such connection. */
     SqlDialectFamily family(String connection) {
-        return connection == null ? null : connections.get(connection).map(Connection::family).orElse(null);
+        return connection == null ? null : connections.visible(connection).map(Connection::family).orElse(null);
     }
 
     /** The parameter rules; a rule that does not parse is refused as the original refuses it ({@code invalid_body}). */

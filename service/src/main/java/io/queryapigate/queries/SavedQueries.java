@@ -14,6 +14,7 @@ import io.queryapigate.store.QueryDao;
 import io.queryapigate.store.QueryVersionRow;
 import io.queryapigate.store.SavedQueryRow;
 import io.queryapigate.store.Store;
+import io.queryapigate.workspaces.Scope;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -110,7 +111,7 @@ public final class SavedQueries {
                 if (dao.findByName(name).isPresent()) {
                     throw exists(name);
                 }
-                long id = dao.insertQuery(name, now, collection);
+                long id = dao.insertQuery(name, now, collection, Scope.current());
                 dao.insertVersion(row(id, 1, d, now, columns));
                 if (publish) {
                     dao.publish(id, 1, now);
@@ -152,12 +153,14 @@ public final class SavedQueries {
 
     /** Stores {@code d} as the query's next version, published when {@code publish}; returns its number. */
     public int addVersion(String name, Definition d, boolean publish) {
+        get(name); // another workspace's query is not found before anything else is said of it
         managed.check(ManagedObjects.QUERIES, name);
         String columns = describe(name, d);
         try {
             return store.jdbi().inTransaction(h -> {
                 QueryDao dao = h.attach(QueryDao.class);
-                SavedQueryRow current = dao.findByName(name).orElseThrow(() -> notFound(name));
+                SavedQueryRow current = dao.findByName(name).filter(row -> Scope.owns(row.workspace()))
+                        .orElseThrow(() -> notFound(name));
                 int next = dao.maxVersion(current.id()) + 1;
                 long now = next(current);
                 dao.insertVersion(row(current.id(), next, d, now, columns));
@@ -186,6 +189,7 @@ public final class SavedQueries {
     }
 
     public void unpublish(String name) {
+        get(name); // another workspace's query is not found before anything else is said of it
         managed.check(ManagedObjects.QUERIES, name);
         change(name, (dao, current, now) -> dao.publish(current.id(), null, now));
     }
@@ -193,6 +197,7 @@ public final class SavedQueries {
     /** Files the query under a collection, or under none ({@code null}). */
     public void setCollection(String name, JsonNode collection) {
         String to = collection == null || collection.isNull() ? null : checkCollection(collection);
+        get(name); // another workspace's query is not found before anything else is said of it
         managed.check(ManagedObjects.QUERIES, name);
         change(name, (dao, current, now) -> dao.setCollection(current.id(), to, now));
     }
@@ -228,11 +233,13 @@ public final class SavedQueries {
 
     /** Deletes the query with its versions and run history. */
     public void delete(String name) {
+        get(name); // another workspace's query is not found before anything else is said of it
         managed.check(ManagedObjects.QUERIES, name);
         try {
             store.jdbi().useTransaction(h -> {
                 QueryDao dao = h.attach(QueryDao.class);
-                SavedQueryRow q = dao.findByName(name).orElseThrow(() -> notFound(name));
+                SavedQueryRow q = dao.findByName(name).filter(row -> Scope.owns(row.workspace()))
+                        .orElseThrow(() -> notFound(name));
                 h.attach(HistoryDao.class).deleteForQuery(q.id());
                 dao.deleteVersions(q.id());
                 dao.deleteQuery(q.id());
@@ -247,11 +254,13 @@ public final class SavedQueries {
      * the newest older one, or nothing. Returns whether the query still exists.
      */
     public boolean deleteVersion(String name, int version) {
+        get(name); // another workspace's query is not found before anything else is said of it
         managed.check(ManagedObjects.QUERIES, name);
         try {
             return store.jdbi().inTransaction(h -> {
                 QueryDao dao = h.attach(QueryDao.class);
-                SavedQueryRow q = dao.findByName(name).orElseThrow(() -> notFound(name));
+                SavedQueryRow q = dao.findByName(name).filter(row -> Scope.owns(row.workspace()))
+                        .orElseThrow(() -> notFound(name));
                 if (dao.findVersion(q.id(), version).isEmpty()) {
                     throw versionNotFound(version);
                 }
@@ -278,13 +287,16 @@ public final class SavedQueries {
         List<String> moved = list().stream().filter(q -> from.equals(q.collection())).map(SavedQueryRow::name)
                 .toList();
         moved.forEach(name -> managed.check(ManagedObjects.QUERIES, name));
-        store.jdbi().useTransaction(h -> h.attach(QueryDao.class).moveCollection(from, to, clock.millis()));
+        store.jdbi().useTransaction(h -> h.attach(QueryDao.class).moveCollection(from, to, clock.millis(),
+                Scope.current()));
         moved.forEach(cache::invalidateQuery);
         return moved;
     }
 
+    /** The query of that name in the workspace this thread acts in ({@link Scope}); another's is 404 as a missing one. */
     public SavedQueryRow get(String name) {
-        return store.queries().findByName(name).orElseThrow(() -> notFound(name));
+        return store.queries().findByName(name).filter(q -> Scope.owns(q.workspace()))
+                .orElseThrow(() -> notFound(name));
     }
 
     public List<QueryVersionRow> versions(long queryId) {
@@ -296,8 +308,9 @@ public final class SavedQueries {
         return store.queries().findVersion(q.id(), version).orElseThrow(() -> versionNotFound(version));
     }
 
+    /** The queries of the workspace this thread acts in. */
     public List<SavedQueryRow> list() {
-        return store.queries().list();
+        return store.queries().list().stream().filter(q -> Scope.owns(q.workspace())).toList();
     }
 
     /** Every version of every query, by query id, oldest version first. */
@@ -364,7 +377,8 @@ public final class SavedQueries {
         try {
             store.jdbi().useTransaction(h -> {
                 QueryDao dao = h.attach(QueryDao.class);
-                SavedQueryRow current = dao.findByName(name).orElseThrow(() -> notFound(name));
+                SavedQueryRow current = dao.findByName(name).filter(row -> Scope.owns(row.workspace()))
+                        .orElseThrow(() -> notFound(name));
                 change.apply(dao, current, next(current));
             });
         } finally {

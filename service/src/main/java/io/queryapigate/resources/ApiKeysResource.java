@@ -174,7 +174,7 @@ public class ApiKeysResource {
     // the fields present in the body applied to a key's state, by the rules a configuration file's keys follow too
     private ApiKeys.State change(JsonNode node, ApiKeys.State read) {
         Body.of(node, true, ALL_FIELDS);
-        return KeyBody.apply(node, read, c -> connections.get(c).isPresent(), hashMasking);
+        return KeyBody.apply(node, read, c -> connections.visible(c).isPresent(), hashMasking);
     }
 
     private JsonNode optionalJson(String text) {

@@ -12,6 +12,8 @@ import io.queryapigate.configcode.ConfigCode;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.http.ServerTime;
 import io.queryapigate.store.ManagedRow;
+import io.queryapigate.workspaces.Scope;
+import io.queryapigate.workspaces.Workspaces;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -21,6 +23,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -49,6 +52,7 @@ public class ConfigResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Requires(Capability.CONFIG_APPLY)
     public ObjectNode diff(@Auth Caller caller, @QueryParam("prune") String prune, JsonNode body) {
+        Workspaces.requireDefault(caller, "Configuration directories");
         return config.diff(files(body), flag("prune", prune)).toJson();
     }
 
@@ -59,6 +63,7 @@ public class ConfigResource {
     @Requires(Capability.CONFIG_APPLY)
     public ObjectNode apply(@Auth Caller caller, @QueryParam("prune") String prune,
             @QueryParam("dry_run") String dryRun, JsonNode body) {
+        Workspaces.requireDefault(caller, "Configuration directories");
         Map<String, String> files = files(body);
         if (flag("dry_run", dryRun)) {
             ObjectNode out = config.diff(files, flag("prune", prune)).toJson();
@@ -80,7 +85,7 @@ public class ConfigResource {
         ObjectNode out = mapper.createObjectNode();
         out.put("locked", true);
         ArrayNode items = out.putArray("items");
-        for (ManagedRow row : config.managed()) {
+        for (ManagedRow row : Scope.owns(Scope.DEFAULT) ? config.managed() : List.<ManagedRow>of()) {
             items.addObject().put("kind", row.kind()).put("name", row.name()).put("file", row.file())
                     .put("file_sha256", row.contentSha256()).put("applied_at", ServerTime.format(row.appliedAt()))
                     .put("applied_by", row.appliedBy());

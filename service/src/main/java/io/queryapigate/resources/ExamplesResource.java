@@ -6,6 +6,7 @@ import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.Capability;
 import io.queryapigate.auth.Requires;
 import io.queryapigate.examples.Examples;
+import io.queryapigate.workspaces.Workspaces;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -36,12 +37,14 @@ public class ExamplesResource {
     @POST
     @Requires(Capability.EXAMPLES_WRITE)
     public Response load(@Auth Caller caller) {
+        Workspaces.requireDefault(caller, "The example APIs");
         return Response.ok(examples.load()).header("Cache-Control", "no-store").build();
     }
 
     @DELETE
     @Requires(Capability.EXAMPLES_WRITE)
     public ObjectNode unload(@Auth Caller caller) {
+        Workspaces.requireDefault(caller, "The example APIs");
         return examples.unload();
     }
 }

@@ -70,7 +70,7 @@ public final class SchemaBrowser {
      * @throws DialectException when the database cannot be reached or does not answer in time
      */
     public ObjectNode describe(String connection, Optional<String> database, Grants grants, boolean refresh) {
-        Connection c = connections.get(connection).orElseThrow(() -> ApiException.notFound("connection_not_found",
+        Connection c = connections.visible(connection).orElseThrow(() -> ApiException.notFound("connection_not_found",
                 "Connection '" + connection + "' not found"));
         Catalogue catalogue = catalogue(c, database, refresh);
         List<SchemaTable> visible = visible(c, database, catalogue.tables(), grants);

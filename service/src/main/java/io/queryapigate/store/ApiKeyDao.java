@@ -15,11 +15,12 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 @RegisterConstructorMapper(ApiKeyRow.class)
 public interface ApiKeyDao {
     String COLUMNS = "id, name, key_hash, key_prefix, grants, expires_at, active, created_at, revoked_at,"
-            + " previous_hash, previous_expires_at, last_used_at";
+            + " previous_hash, previous_expires_at, last_used_at, workspace";
     String LIVE = " deleted_at IS NULL";
 
-    @SqlQuery("INSERT INTO api_keys (name, key_hash, key_prefix, grants, expires_at, active, created_at)"
-            + " VALUES (:name, :keyHash, :keyPrefix, :grants, :expiresAt, :active, :createdAt) RETURNING id")
+    @SqlQuery("INSERT INTO api_keys (name, key_hash, key_prefix, grants, expires_at, active, created_at, workspace)"
+            + " VALUES (:name, :keyHash, :keyPrefix, :grants, :expiresAt, :active, :createdAt, :workspace)"
+            + " RETURNING id")
     long insert(@BindMethods ApiKeyRow row);
 
     /** The key whose current or previous secret has this hash (the caller checks the previous one's grace). */

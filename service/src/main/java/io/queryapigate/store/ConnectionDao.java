@@ -16,13 +16,13 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 public interface ConnectionDao {
     String COLUMNS = "id, name, dialect, url, username, password_sealed, password_ref, pool_size, query_timeout_ms,"
             + " properties, allowed_functions, description, created_at, created_by, updated_at, updated_by,"
-            + " deleted_at, deleted_by, deleted_reason";
+            + " deleted_at, deleted_by, deleted_reason, workspace";
 
     @SqlQuery("INSERT INTO connections (name, dialect, url, username, password_sealed, password_ref, pool_size,"
             + " query_timeout_ms, properties, allowed_functions, description, created_at, created_by, updated_at,"
-            + " updated_by) VALUES (:name, :dialect, :url, :username, :passwordSealed, :passwordRef, :poolSize,"
+            + " updated_by, workspace) VALUES (:name, :dialect, :url, :username, :passwordSealed, :passwordRef, :poolSize,"
             + " :queryTimeoutMs, :properties, :allowedFunctions, :description, :createdAt, :createdBy, :updatedAt,"
-            + " :updatedBy) RETURNING id")
+            + " :updatedBy, :workspace) RETURNING id")
     long insert(@BindMethods ConnectionRow row);
 
     /** Any row of that name, deleted or not (names are unique across both). */

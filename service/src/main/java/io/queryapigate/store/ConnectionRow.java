@@ -6,7 +6,7 @@ import org.jdbi.v3.core.mapper.reflect.JdbiConstructor;
  * A connection created through the management API (those in YAML are never stored). {@code passwordSealed} is the
  * password encrypted at rest ({@code secrets.SecretBox}), {@code passwordRef} a secret reference such as {@code
  * ${aws-sm:db/prod}}; never both. {@code properties} and {@code allowedFunctions} are JSON (an object, a list). Times
- * are epoch milliseconds; a soft-deleted row has {@code deletedAt}.
+ * are epoch milliseconds; a soft-deleted row has {@code deletedAt}. {@code workspace} owns it.
  */
 public record ConnectionRow(
         long id,
@@ -27,7 +27,8 @@ public record ConnectionRow(
         String updatedBy,
         Long deletedAt,
         String deletedBy,
-        String deletedReason) {
+        String deletedReason,
+        String workspace) {
 
     @JdbiConstructor
     public ConnectionRow {}

@@ -39,13 +39,19 @@ public interface HistoryDao {
             + " ORDER BY id DESC LIMIT :limit")
     List<RunRow> runs(@BindMethods Filter filter);
 
-    /** Every call in the event log, saved-query runs and ad-hoc SQL. */
+    /**
+     * Every call of one workspace in the event log, saved-query runs and ad-hoc SQL: a call is its saved query's
+     * workspace's, else (ad-hoc SQL, a query deleted since) its connection's; a connection not stored (the YAML's,
+     * one deleted for good) is the default workspace's.
+     */
     @SqlQuery("SELECT id, query_id, version, at_ms, request_id, key_id, connection, status, rows_out, duration_us,"
-            + " error_code, sql_hash FROM events WHERE (:queryId IS NULL OR query_id = :queryId)" + COMMON
+            + " error_code, sql_hash FROM events e WHERE (:queryId IS NULL OR query_id = :queryId)" + COMMON
             + " AND (:kind IS NULL OR (:kind = 'saved' AND sql_hash IS NULL)"
             + " OR (:kind = 'adhoc' AND sql_hash IS NOT NULL))"
+            + " AND COALESCE((SELECT q.workspace FROM saved_queries q WHERE q.id = e.query_id),"
+            + " (SELECT c.workspace FROM connections c WHERE c.name = e.connection), 'default') = :workspace"
             + " ORDER BY id DESC LIMIT :limit")
-    List<RunRow> events(@BindMethods Filter filter);
+    List<RunRow> events(@BindMethods Filter filter, @Bind("workspace") String workspace);
 
     /** When each saved query last ran, by query id. */
     @SqlQuery("SELECT query_id, MAX(at_ms) AS last FROM run_history GROUP BY query_id")

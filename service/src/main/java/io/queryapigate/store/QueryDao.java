@@ -11,13 +11,14 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 @RegisterConstructorMapper(SavedQueryRow.class)
 @RegisterConstructorMapper(QueryVersionRow.class)
 public interface QueryDao {
-    String QUERY_COLUMNS = "id, name, published_version, created_at, updated_at, collection";
+    String QUERY_COLUMNS = "id, name, published_version, created_at, updated_at, collection, workspace";
     String VERSION_COLUMNS = "query_id, version, sql_text, parameters, connection_name, description, author,"
             + " cache_ttl, created_at, uuid, tags, details, result_columns";
 
-    @SqlQuery("INSERT INTO saved_queries (name, published_version, created_at, updated_at, collection)"
-            + " VALUES (:name, NULL, :at, :at, :collection) RETURNING id")
-    long insertQuery(@Bind("name") String name, @Bind("at") long at, @Bind("collection") String collection);
+    @SqlQuery("INSERT INTO saved_queries (name, published_version, created_at, updated_at, collection, workspace)"
+            + " VALUES (:name, NULL, :at, :at, :collection, :workspace) RETURNING id")
+    long insertQuery(@Bind("name") String name, @Bind("at") long at, @Bind("collection") String collection,
+            @Bind("workspace") String workspace);
 
     @SqlUpdate("INSERT INTO query_versions (" + VERSION_COLUMNS + ") VALUES (:queryId, :version, :sqlText,"
             + " :parameters, :connectionName, :description, :author, :cacheTtl, :createdAt, :uuid, :tags, :details,"
@@ -54,9 +55,11 @@ public interface QueryDao {
     @SqlUpdate("UPDATE saved_queries SET collection = :collection, updated_at = :at WHERE id = :queryId")
     int setCollection(@Bind("queryId") long queryId, @Bind("collection") String collection, @Bind("at") long at);
 
-    /** Re-files every query of one collection under another; returns how many moved. */
-    @SqlUpdate("UPDATE saved_queries SET collection = :to, updated_at = :at WHERE collection = :from")
-    int moveCollection(@Bind("from") String from, @Bind("to") String to, @Bind("at") long at);
+    /** Re-files every query of one workspace's collection under another; returns how many moved. */
+    @SqlUpdate("UPDATE saved_queries SET collection = :to, updated_at = :at WHERE collection = :from"
+            + " AND workspace = :workspace")
+    int moveCollection(@Bind("from") String from, @Bind("to") String to, @Bind("at") long at,
+            @Bind("workspace") String workspace);
 
     @SqlUpdate("UPDATE query_versions SET cache_ttl = :ttl WHERE query_id = :queryId AND version = :version")
     int setCacheTtl(@Bind("queryId") long queryId, @Bind("version") int version, @Bind("ttl") int ttl);

@@ -1,5 +1,8 @@
 package io.queryapigate.store;
 
-/** A saved query's identity, which version /q serves, and the collection it is filed under (or null). */
+/**
+ * A saved query's identity, which version /q serves, the collection it is filed under (or null), and the workspace
+ * that owns it.
+ */
 public record SavedQueryRow(long id, String name, Integer publishedVersion, long createdAt, long updatedAt,
-        String collection) {}
+        String collection, String workspace) {}

@@ -251,6 +251,17 @@ public final class Workspaces {
         }
     }
 
+    /**
+     * Refuses (400 {@code unsupported_operation}) what only the default workspace has (the example APIs,
+     * configuration as code) when the request acts in another.
+     */
+    public static void requireDefault(Caller caller, String what) {
+        if (!Scope.DEFAULT.equals(caller.workspace())) {
+            throw new ApiException(400, "unsupported_operation", what + " belong to the default workspace: call"
+                    + " without a /w/{workspace}/ prefix, as an administrator of the default workspace.");
+        }
+    }
+
     /** The answer for a workspace that does not exist, or that the caller may not see or act in. */
     public static ApiException notFound(String name) {
         return ApiException.notFound("workspace_not_found", "No workspace named '" + name + "'.");
