@@ -115,7 +115,7 @@ public final class ConfigCode {
         this.connections = connections;
         this.stored = stored;
         this.cache = cache;
-        this.knownConnection = c -> connections.get(c).isPresent();
+        this.knownConnection = c -> connections.visible(c).isPresent();
         this.hashMasking = hashMasking;
         this.mapper = mapper;
         this.clock = clock;

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /** The component names of the saved queries' schemas: readable, valid component keys, unique, and not moved by newer queries. */
 class ResultSchemasTest {
     private static Callable query(long id, String name) {
-        return new Callable(new SavedQueryRow(id, name, 1, 0, 0, null), null, null, Set.of(), null, List.of(), null);
+        return new Callable(new SavedQueryRow(id, name, 1, 0, 0, null, "default"), null, null, Set.of(), null,
+                List.of(), null);
     }
 
     @Test
