@@ -41,7 +41,8 @@ public final class Workspaces {
     private final Clock clock;
     private final long namesTtlMillis;
     private volatile Set<String> names = Set.of();
-    private volatile long namesReadAt = Long.MIN_VALUE;
+    private volatile long namesReadAt;
+    private volatile boolean namesChanged = true;
 
     /**
      * @param namesTtl how long the workspaces' names are kept for the path prefix (other instances' changes are seen
@@ -57,7 +58,8 @@ public final class Workspaces {
     /** Whether a workspace of this name exists (from memory, read again once per TTL). */
     public boolean exists(String name) {
         long now = clock.millis();
-        if (namesTtlMillis <= 0 || now - namesReadAt >= namesTtlMillis) {
+        if (namesChanged || namesTtlMillis <= 0 || now - namesReadAt >= namesTtlMillis) {
+            namesChanged = false;
             names = Set.copyOf(dao.names());
             namesReadAt = now;
         }
@@ -102,7 +104,7 @@ public final class Workspaces {
             }
             throw e;
         }
-        namesReadAt = Long.MIN_VALUE;
+        namesChanged = true;
         return dao.find(name).orElseThrow();
     }
 
@@ -142,7 +144,7 @@ public final class Workspaces {
             tx.deleteMembers(name);
             tx.delete(name);
         });
-        namesReadAt = Long.MIN_VALUE;
+        namesChanged = true;
     }
 
     private static final Map<String, String> ONE = Map.of("connections", "connection", "queries", "query",

@@ -1,0 +1,389 @@
+package io.queryapigate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.queryapigate.testing.Http;
+import io.queryapigate.testing.Http.Reply;
+import io.queryapigate.testing.TestingConfig;
+import io.queryapigate.testing.TestingPostgres;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * An attack on workspace isolation, on SQLite and on PostgreSQL: team-a's connection, saved query, key, collection,
+ * descriptions, history, cache entry and deleted connection exist; callers of team-b (the break-glass key through
+ * {@code /w/team-b/...} and a team-b API key) try every operation of the management API's document and the runtime
+ * routes ({@code /q}, {@code /execute_sql}, {@code /openapi.json}, {@code /catalog}) naming team-a's objects. Every
+ * answer that names one is 404, the same body code as for a name nobody has; every list leaves team-a's out; and at
+ * the end team-a's objects are as they were. An operation the document adds that this test does not know fails it.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class WorkspaceScopingIT {
+    private static final TestingPostgres.Database PG = TestingPostgres.freshDatabase("qag_scoping");
+    private static final DropwizardAppExtension<GatewayConfiguration> SQLITE = new DropwizardAppExtension<>(
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), "", "0s").toString());
+    private static final DropwizardAppExtension<GatewayConfiguration> POSTGRES = new DropwizardAppExtension<>(
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), "store:\n  url: "
+                    + PG.url() + "\n  user: " + PG.user() + "\n  password: " + PG.password() + "\n", "1s")
+                    .toString());
+    private static final String ADMIN = TestingConfig.ADMIN_KEY;
+    private static final String MISSING = "zz_missing";
+    /** What of team-a's must never appear in a team-b answer. */
+    private static final List<String> TEAM_A = List.of("a_q", "a_conn", "a_key", "a_coll", "a_gone", "secret-a",
+            "team a table");
+    private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
+    /** Management operations that are the server's or one workspace's own, tested elsewhere (WorkspacesIT). */
+    private static final Set<String> NOT_SCOPED = Set.of("GET /api/v1/me", "GET /api/v1/settings",
+            "POST /api/v1/settings/rekey", "GET /api/v1/examples", "POST /api/v1/examples",
+            "DELETE /api/v1/examples", "POST /api/v1/config/diff", "POST /api/v1/config/apply");
+
+    @AfterAll
+    static void drop() {
+        PG.dropDatabase();
+    }
+
+    private static Http http(String store) {
+        return new Http("http://127.0.0.1:" + (store.equals("sqlite") ? SQLITE : POSTGRES).getLocalPort());
+    }
+
+    /** Team-a's objects and team-b's, made once per store. */
+    private record Teams(String aKey, String bKey, String cacheKey) {}
+
+    private static final Map<String, Teams> MADE = new LinkedHashMap<>();
+
+    private static synchronized Teams teams(Http http, String store) throws IOException {
+        Teams made = MADE.get(store);
+        if (made != null) {
+            return made;
+        }
+        for (String team : List.of("team-a", "team-b")) {
+            created(http.post("/api/v1/workspaces", ADMIN, Http.json(Map.of("name", team))));
+        }
+        created(http.post("/w/team-a/api/v1/connections", ADMIN, Http.json(duckdb("a_conn", "secret-a"))));
+        created(http.post("/w/team-a/api/v1/connections", ADMIN, Http.json(duckdb("a_gone", "secret-a"))));
+        assertThat(http.request("DELETE", "/w/team-a/api/v1/connections/a_gone", ADMIN, "{\"reason\": \"old\"}")
+                .status()).isEqualTo(204);
+        created(http.post("/w/team-a/api/v1/queries", ADMIN, Http.json(Map.of("name", "a_q", "sql",
+                "SELECT v FROM t", "connection_name", "a_conn", "publish", true, "cache_ttl", 600,
+                "collection", "a_coll"))));
+        Reply aKey = http.post("/w/team-a/api/v1/api-keys", ADMIN, Http.json(Map.of("name", "a_key", "queries",
+                "*", "connections", "*", "adhoc_sql", true)));
+        created(aKey);
+        Reply described = http.patch("/w/team-a/api/v1/connections/a_conn/descriptions", ADMIN,
+                Http.json(Map.of("items", List.of(Map.of("table", "t", "description", "team a table")))));
+        assertThat(described.status()).as(described.body()).isEqualTo(200);
+
+        created(http.post("/w/team-b/api/v1/connections", ADMIN, Http.json(duckdb("b_conn", "secret-b"))));
+        created(http.post("/w/team-b/api/v1/queries", ADMIN, Http.json(Map.of("name", "b_q", "sql",
+                "SELECT v FROM t", "connection_name", "b_conn", "publish", true, "collection", "b_coll"))));
+        Reply bKey = http.post("/w/team-b/api/v1/api-keys", ADMIN, Http.json(Map.of("name", "b_key", "queries",
+                "*", "connections", "*", "adhoc_sql", true)));
+        created(bKey);
+
+        String a = aKey.json().get("secret").asText();
+        Reply ran = http.get("/q/a_q", a);
+        assertThat(ran.status()).as(ran.body()).isEqualTo(200);
+        assertThat(ran.body()).contains("secret-a");
+        JsonNode entries = http.get("/w/team-a/api/v1/cache/entries", ADMIN).json().get("items");
+        assertThat(entries).as("team-a's cached answer (the positive control)").hasSize(1);
+        made = new Teams(a, bKey.json().get("secret").asText(), entries.get(0).get("key").asText());
+        MADE.put(store, made);
+        return made;
+    }
+
+    private static void created(Reply r) {
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
+    }
+
+    /** A DuckDB database in memory whose table {@code t} holds one row, {@code v = value}. */
+    private static Map<String, Object> duckdb(String name, String value) throws IOException {
+        Path script = Files.createTempFile("qag-ws-", ".sql");
+        Files.writeString(script, "CREATE TABLE t AS SELECT '" + value + "' AS v;\n");
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", name);
+        body.put("dialect", "duckdb");
+        body.put("url", ":memory:");
+        body.put("pool_size", 2);
+        body.put("properties", Map.of("duckdb.init_script", script.toString(), "duckdb.read_only", "false"));
+        return body;
+    }
+
+    /** Every operation of the management API's document, as {@code "METHOD /path"}. */
+    private static List<String> operations() throws IOException {
+        try (InputStream in = WorkspaceScopingIT.class.getResourceAsStream(
+                "/io/queryapigate/openapi/management-api.yaml")) {
+            JsonNode doc = new ObjectMapper(new YAMLFactory()).readTree(in);
+            List<String> out = new ArrayList<>();
+            for (Iterator<String> it = doc.get("operations").fieldNames(); it.hasNext(); ) {
+                out.add(it.next());
+            }
+            return out;
+        }
+    }
+
+    /** The object each path parameter names: team-a's, or {@code missing} for the comparison. */
+    private static String fill(String path, Teams teams, boolean missing) {
+        Matcher m = PARAM.matcher(path);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String value;
+            if (m.group(1).equals("version")) {
+                value = "1";
+            } else if (missing) {
+                value = MISSING;
+            } else if (path.startsWith("/api/v1/queries/")) {
+                value = "a_q";
+            } else if (path.startsWith("/api/v1/connections/{name}/restore")) {
+                value = "a_gone";
+            } else if (path.startsWith("/api/v1/connections/")) {
+                value = "a_conn";
+            } else if (path.startsWith("/api/v1/api-keys/")) {
+                value = "a_key";
+            } else if (path.startsWith("/api/v1/collections/")) {
+                value = "a_coll";
+            } else if (path.startsWith("/api/v1/cache/entries/")) {
+                value = teams.cacheKey();
+            } else {
+                throw new AssertionError("no team-a object for " + m.group() + " in " + path);
+            }
+            m.appendReplacement(out, Matcher.quoteReplacement(value));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /** A body the operation accepts, so that only the named object can make it fail. */
+    private static String body(String operation) {
+        return switch (operation) {
+            case "PATCH /api/v1/queries/{name}" -> "{\"collection\": \"b_coll\"}";
+            case "POST /api/v1/queries/{name}/versions" -> "{\"sql\": \"SELECT v FROM t\"}";
+            case "PATCH /api/v1/queries/{name}/versions/{version}" -> "{\"cache_ttl\": 5}";
+            case "POST /api/v1/queries/{name}/publish" -> "{\"version\": 1}";
+            case "PATCH /api/v1/api-keys/{name}" -> "{\"active\": false}";
+            case "PATCH /api/v1/connections/{name}" -> "{\"description\": \"taken over\"}";
+            case "DELETE /api/v1/connections/{name}" -> "{\"reason\": \"taken over\"}";
+            case "PATCH /api/v1/collections/{name}" -> "{\"name\": \"b_coll\"}";
+            case "PATCH /api/v1/connections/{name}/descriptions" ->
+                    "{\"items\": [{\"table\": \"t\", \"description\": \"taken over\"}]}";
+            case "DELETE /api/v1/queries/{name}", "DELETE /api/v1/queries/{name}/versions/{version}",
+                    "DELETE /api/v1/api-keys/{name}", "DELETE /api/v1/api-keys/{name}/previous",
+                    "DELETE /api/v1/cache/entries/{key}", "POST /api/v1/queries/{name}/unpublish" -> null;
+            default -> operation.startsWith("GET ") ? null : "{}";
+        };
+    }
+
+    private static void assertNoTeamA(String what, String body, Teams teams) {
+        for (String marker : TEAM_A) {
+            assertThat(body).as(what + " must not show team-a's " + marker).doesNotContain(marker);
+        }
+        assertThat(body).as(what + " must not show team-a's cache entry").doesNotContain(teams.cacheKey());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void theBreakGlassKeyInTeamBFindsNothingOfTeamA(String store) throws IOException {
+        Http http = http(store);
+        Teams teams = teams(http, store);
+        List<String> unknown = new ArrayList<>();
+        int named = 0;
+        for (String operation : operations()) {
+            String method = operation.substring(0, operation.indexOf(' '));
+            String path = operation.substring(operation.indexOf(' ') + 1);
+            if (NOT_SCOPED.contains(operation) || path.startsWith("/api/v1/workspaces")) {
+                continue;
+            }
+            if (path.contains("{")) {
+                named++;
+                Reply theirs = http.request(method, "/w/team-b" + fill(path, teams, false), ADMIN, body(operation));
+                Reply nobodys = http.request(method, "/w/team-b" + fill(path, teams, true), ADMIN, body(operation));
+                if (operation.equals("DELETE /api/v1/cache/entries/{key}")) { // a no-op for a gone entry
+                    assertThat(theirs.status()).isEqualTo(nobodys.status()).isEqualTo(204);
+                    continue;
+                }
+                assertThat(theirs.status()).as(operation + " naming team-a's object: " + theirs.body())
+                        .isEqualTo(404);
+                assertThat(theirs.json().get("code").asText()).as(operation + ": the same answer as for a name"
+                        + " nobody has").isEqualTo(nobodys.json().get("code").asText());
+                assertThat(theirs.json().get("error").asText().replace(fill(path, teams, false), "")
+                        .replace("a_q", "").replace("a_conn", "").replace("a_key", "").replace("a_coll", "")
+                        .replace("a_gone", "").replace(teams.cacheKey(), ""))
+                        .as(operation + ": the same message as for a name nobody has")
+                        .isEqualTo(nobodys.json().get("error").asText().replace(MISSING, ""));
+                continue;
+            }
+            if (method.equals("GET")) {
+                Reply list = http.get("/w/team-b" + path, ADMIN);
+                assertThat(list.status()).as(operation + ": " + list.body()).isEqualTo(200);
+                assertNoTeamA(operation, list.body(), teams);
+                continue;
+            }
+            switch (operation) {
+                case "POST /api/v1/queries" -> {
+                    // saved as a draft that cannot run, with the warning a connection nobody has gives
+                    Reply draft = http.post("/w/team-b" + path, ADMIN, Http.json(Map.of("name", "b_new", "sql",
+                            "SELECT v FROM t", "connection_name", "a_conn")));
+                    Reply nobodys = http.post("/w/team-b" + path, ADMIN, Http.json(Map.of("name", "b_new2",
+                            "sql", "SELECT v FROM t", "connection_name", MISSING)));
+                    assertThat(draft.json().get("warnings").toString().replace("a_conn", ""))
+                            .isEqualTo(nobodys.json().get("warnings").toString().replace(MISSING, ""));
+                    http.post("/w/team-b/api/v1/queries/b_new/publish", ADMIN, "{\"version\": 1}")
+                            .assertRefused(400, "connection_not_found");
+                    http.post("/w/team-b" + path, ADMIN, Http.json(Map.of("name", "b_new3", "sql",
+                            "SELECT v FROM t", "connection_name", "a_conn", "publish", true)))
+                            .assertRefused(400, "connection_not_found");
+                    http.delete("/w/team-b/api/v1/queries/b_new", ADMIN);
+                    http.delete("/w/team-b/api/v1/queries/b_new2", ADMIN);
+                }
+                case "POST /api/v1/queries/validate" -> {
+                    Reply v = http.post("/w/team-b" + path, ADMIN, Http.json(Map.of("sql", "SELECT v FROM t",
+                            "connection_name", "a_conn")));
+                    Reply nobodys = http.post("/w/team-b" + path, ADMIN, Http.json(Map.of("sql",
+                            "SELECT v FROM t", "connection_name", MISSING)));
+                    assertThat(v.json().get("valid").asBoolean()).as(operation).isFalse();
+                    assertThat(v.body().replace("a_conn", "")).as(operation)
+                            .isEqualTo(nobodys.body().replace(MISSING, ""));
+                }
+                case "POST /api/v1/api-keys" -> {
+                    http.post("/w/team-b" + path, ADMIN, Http.json(Map.of("name", "b_new", "connections",
+                            List.of("a_conn")))).assertRefused(400, "invalid_body");
+                    Reply taken = http.post("/w/team-b" + path, ADMIN, Http.json(Map.of("name", "a_key")));
+                    taken.assertRefused(409, "key_exists");
+                    assertNoTeamA("a taken name", taken.body().replace("a_key", ""), teams);
+                }
+                case "POST /api/v1/connections" -> {
+                    Reply taken = http.post("/w/team-b" + path, ADMIN, Http.json(duckdb("a_conn", "x")));
+                    taken.assertRefused(409, "connection_exists");
+                    assertThat(taken.body()).doesNotContain("team-a");
+                }
+                case "POST /api/v1/connections/test", "POST /api/v1/connections/databases" ->
+                        http.post("/w/team-b" + path, ADMIN, "{\"name\": \"a_conn\"}")
+                                .assertRefused(404, "connection_not_found");
+                case "DELETE /api/v1/history" -> {
+                    Reply counted = http.request("DELETE", "/w/team-b" + path + "?caller=a_key&dry_run=true",
+                            ADMIN, null);
+                    assertThat(counted.status()).as(counted.body()).isEqualTo(200);
+                    assertThat(counted.json().get("runs").asLong() + counted.json().get("events").asLong())
+                            .as("team-a's key's runs, counted from team-b").isZero();
+                    assertThat(http.request("DELETE", "/w/team-a" + path + "?caller=a_key&dry_run=true", ADMIN,
+                            null).json().get("events").asLong()).as("the positive control").isPositive();
+                }
+                case "DELETE /api/v1/cache/entries" -> {
+                    assertThat(http.request("DELETE", "/w/team-b" + path, ADMIN, null).status()).isEqualTo(204);
+                    assertThat(http.get("/w/team-a/api/v1/cache/entries", ADMIN).body())
+                            .as("team-b's clearing leaves team-a's entry").contains(teams.cacheKey());
+                }
+                default -> unknown.add(operation);
+            }
+        }
+        assertThat(unknown).as("operations this test does not know: say what team-b tries with each").isEmpty();
+        assertThat(named).as("operations naming an object").isGreaterThan(20);
+
+        // filters naming team-a's objects find nothing
+        for (String filtered : List.of("/api/v1/history?query=a_q", "/api/v1/history?key=a_key",
+                "/api/v1/queries?connection=a_conn", "/api/v1/queries?collection=a_coll",
+                "/api/v1/queries/b_q/history?key=a_key")) {
+            Reply r = http.get("/w/team-b" + filtered, ADMIN);
+            assertThat(r.status()).as(filtered + ": " + r.body()).isEqualTo(200);
+            assertThat(r.json().get("items")).as(filtered).isEmpty();
+        }
+        http.get("/w/team-b/api/v1/connections/b_conn/schema?key=a_key", ADMIN).assertRefused(404, "key_not_found");
+        // the lists through team-a's prefix do show them: the test can fail
+        assertThat(http.get("/w/team-a/api/v1/queries", ADMIN).body()).contains("a_q");
+        assertThat(http.get("/w/team-a/api/v1/history", ADMIN).body()).contains("a_q");
+        assertThat(http.get("/w/team-a/api/v1/connections/deleted", ADMIN).body()).contains("a_gone");
+
+        // the runtime routes
+        http.get("/w/team-b/q/a_q", ADMIN).assertRefused(404, "query_not_found");
+        http.get("/w/team-b/q/" + MISSING, ADMIN).assertRefused(404, "query_not_found");
+        http.get("/w/team-b/q/b_q?connection_name=a_conn", ADMIN).assertRefused(404, "connection_not_found");
+        http.sql(ADMIN, "a_conn", "SELECT v FROM t").assertRefused(404, "connection_not_found");
+        Reply ownRun = http.post("/w/team-a/execute_sql", ADMIN, Http.json(Map.of("sql", "SELECT v FROM t",
+                "connection_name", "a_conn")));
+        assertThat(ownRun.body()).as("the break-glass key in team-a runs SQL there").contains("secret-a");
+        http.post("/w/team-b/execute_sql", ADMIN, Http.json(Map.of("sql", "SELECT v FROM t", "connection_name",
+                "a_conn"))).assertRefused(404, "connection_not_found");
+        assertTeamAIntact(http, teams);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void aTeamBKeyFindsNothingOfTeamA(String store) throws IOException {
+        Http http = http(store);
+        Teams teams = teams(http, store);
+        String b = teams.bKey();
+        http.get("/q/a_q", b).assertRefused(404, "query_not_found");
+        http.get("/q/" + MISSING, b).assertRefused(404, "query_not_found");
+        http.post("/q/a_q", b, "{}").assertRefused(404, "query_not_found");
+        http.get("/q/a_q?version=1", b).assertRefused(404, "query_not_found");
+        http.get("/q/b_q?connection_name=a_conn", b).assertRefused(404, "connection_not_found");
+        http.sql(b, "a_conn", "SELECT v FROM t").assertRefused(404, "connection_not_found");
+        http.sql(b, MISSING, "SELECT v FROM t").assertRefused(404, "connection_not_found");
+        http.sql(b, "demo", "SELECT 1").assertRefused(404, "connection_not_found");
+        Reply own = http.get("/q/b_q", b);
+        assertThat(own.status()).as(own.body()).isEqualTo(200);
+        assertThat(own.body()).contains("secret-b");
+        assertThat(http.get("/w/team-b/q/b_q", b).status()).as("its own workspace named").isEqualTo(200);
+        for (String other : List.of("team-a", "default", "no-such-team")) {
+            Reply r = http.get("/w/" + other + "/q/b_q", b);
+            r.assertRefused(404, "workspace_not_found");
+            assertThat(r.json().get("error").asText().replace(other, ""))
+                    .as("the same answer for a workspace that exists and one that does not")
+                    .isEqualTo("No workspace named ''.");
+        }
+        for (String doc : List.of("/openapi.json", "/catalog")) {
+            Reply r = http.get(doc, b);
+            assertThat(r.status()).as(doc + ": " + r.body()).isEqualTo(200);
+            assertThat(r.body()).as(doc).contains("b_q");
+            assertNoTeamA(doc, r.body(), teams);
+        }
+        assertThat(http.get("/openapi.json", teams.aKey()).body()).as("the positive control").contains("a_q");
+        // the management API is not a key's, whatever it names
+        for (String operation : operations()) {
+            String method = operation.substring(0, operation.indexOf(' '));
+            String path = operation.substring(operation.indexOf(' ') + 1);
+            if (path.startsWith("/api/v1/me")) {
+                continue;
+            }
+            Reply r = http.request(method, path.contains("{") && !path.startsWith("/api/v1/workspaces")
+                    ? fill(path, teams, false) : path.replace("{name}", "team-a").replace("{admin}", "x"), b,
+                    body(operation));
+            assertThat(r.status()).as(operation + ": " + r.body()).isEqualTo(403);
+            assertNoTeamA(operation, r.body(), teams);
+        }
+        assertTeamAIntact(http, teams);
+    }
+
+    /** Team-a's objects are as team-a made them, and its key still runs its query. */
+    private static void assertTeamAIntact(Http http, Teams teams) {
+        JsonNode q = http.get("/w/team-a/api/v1/queries/a_q", ADMIN).json();
+        assertThat(q.get("name").asText()).isEqualTo("a_q");
+        assertThat(q.get("collection").asText()).isEqualTo("a_coll");
+        assertThat(q.get("versions")).hasSize(1);
+        assertThat(http.get("/w/team-a/api/v1/api-keys/a_key", ADMIN).json().get("active").asBoolean()).isTrue();
+        assertThat(http.get("/w/team-a/api/v1/connections/a_conn", ADMIN).json().path("description").isNull())
+                .isTrue();
+        assertThat(http.get("/w/team-a/api/v1/connections/a_conn/descriptions", ADMIN).body())
+                .contains("team a table");
+        assertThat(http.get("/w/team-a/api/v1/cache/entries/" + teams.cacheKey(), ADMIN).status()).isEqualTo(200);
+        assertThat(http.get("/q/a_q", teams.aKey()).body()).contains("secret-a");
+    }
+}
