@@ -39,10 +39,10 @@ public interface WorkspaceDao {
     int delete(@Bind("name") String name);
 
     /** How many live connections, saved queries, API keys and roles the workspace owns, in that order. */
-    @SqlQuery("SELECT (SELECT COUNT(*) FROM connections WHERE workspace = :name AND deleted_at IS NULL),"
-            + " (SELECT COUNT(*) FROM saved_queries WHERE workspace = :name),"
-            + " (SELECT COUNT(*) FROM api_keys WHERE workspace = :name AND deleted_at IS NULL),"
-            + " (SELECT COUNT(*) FROM roles WHERE workspace = :name)")
+    @SqlQuery("SELECT (SELECT COUNT(*) FROM connections WHERE workspace = :name AND deleted_at IS NULL)"
+            + " AS connections, (SELECT COUNT(*) FROM saved_queries WHERE workspace = :name) AS queries,"
+            + " (SELECT COUNT(*) FROM api_keys WHERE workspace = :name AND deleted_at IS NULL) AS keys,"
+            + " (SELECT COUNT(*) FROM roles WHERE workspace = :name) AS roles")
     @RegisterConstructorMapper(Contents.class)
     Contents contents(@Bind("name") String name);
 
