@@ -28,10 +28,6 @@ public final class Scope {
 
     /** Acts in {@code workspace} on this thread from now on (null: the default). */
     static void set(String workspace) {
-        if (workspace == null) {
-            CURRENT.remove();
-        } else {
-            CURRENT.set(workspace);
-        }
+        CURRENT.set(workspace); // kept as an entry, even null: no allocation per request
     }
 }

@@ -27,11 +27,11 @@ public final class WorkspacePrefix implements ContainerRequestFilter {
         Scope.set(null);
         URI base = request.getUriInfo().getBaseUri();
         URI uri = request.getUriInfo().getRequestUri();
-        String path = uri.getRawPath().substring(Math.min(base.getRawPath().length(), uri.getRawPath().length()));
-        if (!path.startsWith("w/")) {
+        int start = base.getRawPath().length();
+        if (!uri.getRawPath().startsWith("w/", start)) { // every other request: nothing allocated
             return;
         }
-        Matcher m = PREFIX.matcher(path);
+        Matcher m = PREFIX.matcher(uri.getRawPath().substring(start));
         if (!m.matches()) {
             return;
         }
