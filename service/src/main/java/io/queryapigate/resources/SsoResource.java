@@ -45,11 +45,6 @@ public class SsoResource {
     private final ConsoleSignIn signIn;
     private final ConsoleSessions sessions;
 
-    @Context
-    private HttpServletRequest request;
-    @Context
-    private UriInfo uriInfo;
-
     /** @param signIn null when console sign-in is not configured */
     public SsoResource(ConsoleSignIn signIn, ConsoleSessions sessions) {
         this.signIn = signIn;
@@ -58,9 +53,10 @@ public class SsoResource {
 
     @GET
     @Path("/sso/login")
-    public Response login(@QueryParam("return_to") String returnTo, @QueryParam("next") String next) {
+    public Response login(@QueryParam("return_to") String returnTo, @QueryParam("next") String next,
+            @Context UriInfo uri) {
         ConsoleSignIn on = configured();
-        ConsoleSignIn.Started started = on.begin(returnTo != null ? returnTo : next, redirectUri(on));
+        ConsoleSignIn.Started started = on.begin(returnTo != null ? returnTo : next, redirectUri(on, uri));
         return Response.status(Response.Status.FOUND).location(started.location()).header("Cache-Control", "no-store")
                 .header("Set-Cookie", cookie(STATE_COOKIE, started.browser(), on.settings().loginTtl(), true, "Lax"))
                 .build();
@@ -70,12 +66,13 @@ public class SsoResource {
     @Path("/sso/callback")
     public Response callback(@QueryParam("code") String code, @QueryParam("state") String state,
             @QueryParam("error") String error, @CookieParam(STATE_COOKIE) String browser,
-            @CookieParam(Sessions.COOKIE) String previous) {
+            @CookieParam(Sessions.COOKIE) String previous, @Context UriInfo uri,
+            @Context HttpServletRequest request) {
         ConsoleSignIn on = configured();
         String clearState = cookie(STATE_COOKIE, "", Duration.ZERO, true, "Lax");
         ConsoleSignIn.SignedIn done;
         try {
-            done = on.finish(code, state, browser, error, redirectUri(on));
+            done = on.finish(code, state, browser, error, redirectUri(on, uri));
         } catch (ApiException e) {
             return Response.fromResponse(ErrorResponses.of(request, e.status(), e.code(), e.getMessage(), Map.of()))
                     .header("Set-Cookie", clearState).header("Cache-Control", "no-store").build();
@@ -123,7 +120,7 @@ public class SsoResource {
     @POST
     @Path("/logout")
     public Response logout(@CookieParam(Sessions.COOKIE) String sessionId,
-            @HeaderParam(Sessions.CSRF_HEADER) String csrf) {
+            @HeaderParam(Sessions.CSRF_HEADER) String csrf, @Context HttpServletRequest request) {
         ConsoleSignIn on = configured();
         if (sessions.find(sessionId).isEmpty()) {
             return cleared(Response.fromResponse(ErrorResponses.of(request, 401, "unauthorized",
@@ -141,8 +138,8 @@ public class SsoResource {
     @POST
     @Path("/sso/logout")
     public Response ssoLogout(@CookieParam(Sessions.COOKIE) String sessionId,
-            @HeaderParam(Sessions.CSRF_HEADER) String csrf) {
-        return logout(sessionId, csrf);
+            @HeaderParam(Sessions.CSRF_HEADER) String csrf, @Context HttpServletRequest request) {
+        return logout(sessionId, csrf, request);
     }
 
     private ConsoleSignIn configured() {
@@ -152,10 +149,10 @@ public class SsoResource {
         return signIn;
     }
 
-    private URI redirectUri(ConsoleSignIn on) {
+    private static URI redirectUri(ConsoleSignIn on, UriInfo uri) {
         SsoSettings settings = on.settings();
         return settings.redirectUri() != null ? settings.redirectUri()
-                : uriInfo.getBaseUriBuilder().replacePath(SsoSettings.CALLBACK_PATH).replaceQuery(null).build();
+                : uri.getBaseUriBuilder().replacePath(SsoSettings.CALLBACK_PATH).replaceQuery(null).build();
     }
 
     private static Response.ResponseBuilder cleared(Response.ResponseBuilder response) {
