@@ -35,9 +35,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(DropwizardExtensionsSupport.class)
 class SsoSignInIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String SESSION = "__Host-qag_session";
-    private static final String CSRF = "__Host-qag_csrf";
-    private static final String STATE = "__Host-qag_sso";
+    private static final String SESSION = TestingBrowser.SESSION;
+    private static final String CSRF = TestingBrowser.CSRF;
+    private static final String STATE = TestingBrowser.STATE;
     private static final Path SECRETS = secretFile();
 
     static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
@@ -63,44 +63,28 @@ class SsoSignInIT {
         }
     }
 
-    DropwizardAppExtension<GatewayConfiguration> app() {
+    private static DropwizardAppExtension<GatewayConfiguration> app() {
         return APP;
     }
 
-    String storeUrl() {
+    private static String storeUrl() {
         return "jdbc:sqlite:" + Path.of(app().getConfiguration().getHome()).resolve("queryapigate.db");
     }
 
-    private URI at(String path) {
+    private static URI at(String path) {
         return URI.create("http://127.0.0.1:" + app().getLocalPort() + path);
     }
 
-    /** A sign-in up to Keycloak's answer to the login form: the callback it sends the browser to (not yet called). */
     private URI toCallback(TestingBrowser browser, String user, String returnTo) {
-        HttpResponse<String> login = browser.get(at("/auth/sso/login" + (returnTo == null ? ""
-                : "?return_to=" + java.net.URLEncoder.encode(returnTo, java.nio.charset.StandardCharsets.UTF_8))));
-        assertThat(login.statusCode()).as(login.body()).isEqualTo(302);
-        URI authorization = URI.create(login.headers().firstValue("Location").orElseThrow());
-        assertThat(authorization.toString()).startsWith(TestingBrowser.keycloak()
-                + "/realms/queryapigate/protocol/openid-connect/auth?").contains("code_challenge_method=S256");
-        HttpResponse<String> form = browser.signInAtKeycloak(authorization, user);
-        assertThat(form.statusCode()).as("Keycloak's answer to the login form: " + form.body()).isEqualTo(302);
-        URI callback = URI.create(form.headers().firstValue("Location").orElseThrow());
-        assertThat(callback.getPath()).isEqualTo("/auth/sso/callback");
-        return callback;
+        return browser.toCallback(at("").toString(), user, returnTo);
     }
 
-    /** A whole sign-in; fails unless it ends signed in. */
     private TestingBrowser signedIn(String user) {
-        TestingBrowser browser = new TestingBrowser();
-        HttpResponse<String> done = browser.get(toCallback(browser, user, null));
-        assertThat(done.statusCode()).as(done.body()).isEqualTo(302);
-        assertThat(browser.cookie(at("/"), SESSION)).isNotNull();
-        return browser;
+        return new TestingBrowser().signIn(at("").toString(), user);
     }
 
     private HttpResponse<String> withSession(TestingBrowser browser, String method, String path) {
-        return browser.request(method, at(path), "X-CSRF-Token", browser.cookie(at("/"), CSRF));
+        return browser.withSession(method, at(path));
     }
 
     private static JsonNode json(HttpResponse<String> r) {
@@ -118,8 +102,8 @@ class SsoSignInIT {
         assertThat(r.body()).doesNotContain("Exception", "\tat ");
     }
 
-    int update(String sql, Object... args) {
-        try (Connection c = DriverManager.getConnection(storeUrl(), storeUser(), storePassword());
+    private static int update(String sql, Object... args) {
+        try (Connection c = DriverManager.getConnection(storeUrl());
                 PreparedStatement s = c.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) {
                 s.setObject(i + 1, args[i]);
@@ -130,8 +114,8 @@ class SsoSignInIT {
         }
     }
 
-    List<List<Object>> rows(String sql, Object... args) {
-        try (Connection c = DriverManager.getConnection(storeUrl(), storeUser(), storePassword());
+    private static List<List<Object>> rows(String sql, Object... args) {
+        try (Connection c = DriverManager.getConnection(storeUrl());
                 PreparedStatement s = c.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) {
                 s.setObject(i + 1, args[i]);
@@ -150,14 +134,6 @@ class SsoSignInIT {
         } catch (SQLException e) {
             throw new AssertionError(sql, e);
         }
-    }
-
-    String storeUser() {
-        return null;
-    }
-
-    String storePassword() {
-        return null;
     }
 
     @Test

@@ -26,6 +26,10 @@ public final class TestingBrowser {
     private static final Pattern ACTION_FIRST = Pattern.compile("<form[^>]*action=\"([^\"]+)\"[^>]*id=\"kc-form-login\"",
             Pattern.DOTALL);
 
+    public static final String SESSION = "__Host-qag_session";
+    public static final String CSRF = "__Host-qag_csrf";
+    public static final String STATE = "__Host-qag_sso";
+
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .followRedirects(HttpClient.Redirect.NEVER).build();
     private final Map<String, Map<String, String>> jars = new LinkedHashMap<>();
@@ -92,6 +96,46 @@ public final class TestingBrowser {
         }
         URI action = URI.create(m.group(1).replace("&amp;", "&"));
         return postForm(action, Map.of("username", user, "password", user + "-pw", "credentialId", ""));
+    }
+
+    /**
+     * A console sign-in on the gateway at {@code gateway} up to Keycloak's answer to the login form: the callback
+     * Keycloak sends the browser to, not yet called.
+     */
+    public URI toCallback(String gateway, String user, String returnTo) {
+        HttpResponse<String> login = get(URI.create(gateway + "/auth/sso/login" + (returnTo == null ? ""
+                : "?return_to=" + URLEncoder.encode(returnTo, StandardCharsets.UTF_8))));
+        if (login.statusCode() != 302) {
+            throw new AssertionError("/auth/sso/login answered " + login.statusCode() + ": " + login.body());
+        }
+        URI authorization = URI.create(login.headers().firstValue("Location").orElseThrow());
+        if (!authorization.toString().startsWith(keycloak() + "/realms/queryapigate/protocol/openid-connect/auth?")
+                || !authorization.getRawQuery().contains("code_challenge_method=S256")) {
+            throw new AssertionError("not Keycloak's authorization endpoint with PKCE: " + authorization);
+        }
+        HttpResponse<String> form = signInAtKeycloak(authorization, user);
+        if (form.statusCode() != 302) {
+            throw new AssertionError("Keycloak's answer to the login form: " + form.statusCode() + " " + form.body());
+        }
+        URI callback = URI.create(form.headers().firstValue("Location").orElseThrow());
+        if (!callback.getPath().equals("/auth/sso/callback")) {
+            throw new AssertionError("Keycloak sent the browser to " + callback);
+        }
+        return callback;
+    }
+
+    /** A whole console sign-in on the gateway at {@code gateway}; fails unless it ends with a session cookie. */
+    public TestingBrowser signIn(String gateway, String user) {
+        HttpResponse<String> done = get(toCallback(gateway, user, null));
+        if (done.statusCode() != 302 || cookie(URI.create(gateway), SESSION) == null) {
+            throw new AssertionError("the callback answered " + done.statusCode() + ": " + done.body());
+        }
+        return this;
+    }
+
+    /** A request with the session cookie (sent by this browser) and the CSRF token its page would send. */
+    public HttpResponse<String> withSession(String method, URI uri) {
+        return request(method, uri, "X-CSRF-Token", cookie(uri, CSRF));
     }
 
     /** The value of a cookie this browser holds for the address, or null. */
