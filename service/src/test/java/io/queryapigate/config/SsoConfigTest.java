@@ -19,7 +19,6 @@ import io.queryapigate.sso.SsoSettings;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
