@@ -43,6 +43,9 @@ class SsoSignInIT {
     static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
             GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), ssoYaml(null)).toString());
 
+    private static final DropwizardAppExtension<GatewayConfiguration> OFF = new DropwizardAppExtension<>(
+            GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), "").toString());
+
     /** The {@code sso:} block for the realm; the client secret through a file reference. */
     static String ssoYaml(String store) {
         return (store == null ? "" : store)
@@ -339,6 +342,33 @@ class SsoSignInIT {
         HttpResponse<String> session = new TestingBrowser().get(at("/auth/session"));
         assertThat(json(session).get("sso").asBoolean()).isTrue();
         assertThat(json(session).get("signed_in").asBoolean()).isFalse();
+    }
+
+    @Test
+    void theProviderEndingTheSignInIsRefusedWithoutEchoingItsText() {
+        TestingBrowser browser = new TestingBrowser();
+        HttpResponse<String> login = browser.get(at("/auth/sso/login"));
+        String state = query(URI.create(login.headers().firstValue("Location").orElseThrow()), "state");
+        HttpResponse<String> denied = browser.get(at("/auth/sso/callback?state=" + state
+                + "&error=access_denied&error_description=Call+0800+now"));
+        assertRefused(denied, 403, "sso_denied");
+        assertThat(denied.body()).contains("access_denied").doesNotContain("0800");
+        assertRefused(browser.get(at("/auth/sso/callback?state=" + state + "&code=x")), 400, "sso_state");
+    }
+
+    @Test
+    void withoutSsoTheRoutesAreNotFoundAndTheCookieIsNotLookedAt() {
+        TestingBrowser browser = new TestingBrowser();
+        URI off = URI.create("http://127.0.0.1:" + OFF.getLocalPort());
+        assertRefused(browser.get(off.resolve("/auth/sso/login")), 404, "not_found");
+        assertRefused(browser.get(off.resolve("/auth/sso/callback?code=x&state=y")), 404, "not_found");
+        assertRefused(browser.request("POST", off.resolve("/auth/logout")), 404, "not_found");
+        HttpResponse<String> session = browser.get(off.resolve("/auth/session"));
+        assertThat(session.body()).isEqualTo("{\"sso\":false,\"signed_in\":false,\"sso_only\":false}");
+        TestingBrowser alice = signedIn("alice");
+        browser.setCookie(off, SESSION, alice.cookie(at("/"), SESSION));
+        assertRefused(browser.get(off.resolve("/api/v1/me"), "X-CSRF-Token", alice.cookie(at("/"), CSRF)), 401,
+                "unauthorized");
     }
 
     private static String query(URI uri, String name) {
