@@ -345,6 +345,20 @@ class SsoSignInIT {
     }
 
     @Test
+    void signingInAgainInTheSameBrowserEndsTheSessionItHad() {
+        TestingBrowser first = signedIn("alice");
+        String oldSession = first.cookie(at("/"), SESSION);
+        String oldCsrf = first.cookie(at("/"), CSRF);
+        TestingBrowser same = new TestingBrowser(); // the same browser to us; a fresh one to Keycloak's own cookies
+        same.setCookie(at("/"), SESSION, oldSession);
+        same.setCookie(at("/"), CSRF, oldCsrf);
+        same.signIn(at("").toString(), "alice");
+        assertThat(same.cookie(at("/"), SESSION)).isNotEqualTo(oldSession);
+        assertThat(withSession(same, "GET", "/api/v1/me").statusCode()).isEqualTo(200);
+        assertRefused(first.get(at("/api/v1/me"), "X-CSRF-Token", oldCsrf), 401, "unauthorized");
+    }
+
+    @Test
     void theProviderEndingTheSignInIsRefusedWithoutEchoingItsText() {
         TestingBrowser browser = new TestingBrowser();
         HttpResponse<String> login = browser.get(at("/auth/sso/login"));
