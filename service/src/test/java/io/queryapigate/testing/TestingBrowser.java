@@ -138,6 +138,13 @@ public final class TestingBrowser {
         return request(method, uri, "X-CSRF-Token", cookie(uri, CSRF));
     }
 
+    /** {@link #withSession(String, URI)} with a JSON body. */
+    public HttpResponse<String> withSession(String method, URI uri, String json) {
+        return send(uri, HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json)),
+                "X-CSRF-Token", cookie(uri, CSRF));
+    }
+
     /** The value of a cookie this browser holds for the address, or null. */
     public String cookie(URI uri, String name) {
         return jars.getOrDefault(origin(uri), Map.of()).get(name);
