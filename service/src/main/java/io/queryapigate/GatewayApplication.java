@@ -9,12 +9,15 @@ import io.dropwizard.core.Application;
 import io.dropwizard.core.server.AbstractServerFactory;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
+import io.queryapigate.admins.AdminTokenAuthenticator;
+import io.queryapigate.admins.Administrators;
 import io.queryapigate.auth.ApiKeyAuthFilter;
 import io.queryapigate.auth.CapabilityFeature;
 import io.queryapigate.auth.Credentials;
 import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.ClientAddress;
+import io.queryapigate.cli.AdminsCommand;
 import io.queryapigate.cli.ConfigCommand;
 import io.queryapigate.cli.DialectsCommand;
 import io.queryapigate.cli.GatewayCheckCommand;
@@ -69,6 +72,7 @@ import io.queryapigate.limits.Concurrency;
 import io.queryapigate.limits.Limits;
 import io.queryapigate.limits.Quotas;
 import io.queryapigate.managed.ManagedObjects;
+import io.queryapigate.resources.AdministratorsResource;
 import io.queryapigate.resources.ApiKeysResource;
 import io.queryapigate.resources.DescriptionsResource;
 import io.queryapigate.resources.SchemaResource;
@@ -141,6 +145,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         bootstrap.addCommand(new ImportPythonCommand());
         bootstrap.addCommand(new RekeyCommand());
         bootstrap.addCommand(new ConfigCommand());
+        bootstrap.addCommand(new AdminsCommand());
     }
 
     @Override
@@ -156,6 +161,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         Map<String, String> variables = environmentVariables();
         SecretBox secretBox = SecretBox.of(variables.get(SecretBox.VARIABLE));
         SecretKeyCheck.verify(store.jdbi(), secretBox);
+        Administrators administrators = new Administrators(store.jdbi(), config.getAuth().getAdminKey() != null, clock);
+        administrators.requireAnOwner();
         SecretReferences secretReferences = config.getSecrets().build(variables, clock);
         environment.lifecycle().manage(new io.dropwizard.lifecycle.AutoCloseableManager(secretReferences));
         DialectRegistry dialects = DialectRegistry.discover(GatewayApplication.class.getClassLoader());
@@ -222,7 +229,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 .forEach(jersey::register);
         jersey.register(new AuthDynamicFeature(new ApiKeyAuthFilter.Builder()
                 .setAuthenticator(new Credentials(
-                        new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache, mapper, clock)))
+                        new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache, mapper, clock))
+                        .withAdminTokens(new AdminTokenAuthenticator(store.jdbi(), clock)))
                 .setPrefix("ApiKey")
                 .setRealm("queryapigate")
                 .buildAuthFilter()
@@ -265,6 +273,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 connections, managedConnections, cache, config.getSecurity().getMaskingKey() != null
                         && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock), mapper));
         jersey.register(new MeResource());
+        jersey.register(new AdministratorsResource(administrators, mapper, clock));
         jersey.register(new ConnectionsResource(managedConnections, mapper));
         jersey.register(new SettingsResource(SettingsReport.of(config), new Rekey(store.jdbi(), secretBox)));
         jersey.register(new DocsResource(DocsPage.of(
