@@ -170,7 +170,7 @@ public final class Administrators {
 
     /** A new token for the administrator; its secret is never stored or shown again. */
     public Issued issue(String name, String label, String expiresAt) {
-        if (label != null && label.length() > 100) {
+        if (label != null && label.codePointCount(0, label.length()) > 100) {
             throw field("label", "must be text of at most 100 characters");
         }
         String expiry;
