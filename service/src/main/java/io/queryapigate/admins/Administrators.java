@@ -255,7 +255,7 @@ public final class Administrators {
     }
 
     private static String email(String email) {
-        if (email != null && (email.length() > 254 || !EMAIL.matcher(email).matches())) {
+        if (email != null && (email.codePointCount(0, email.length()) > 254 || !EMAIL.matcher(email).matches())) {
             throw field("email", "must be an email address, or null");
         }
         return email;
