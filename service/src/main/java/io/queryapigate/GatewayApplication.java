@@ -9,6 +9,8 @@ import io.dropwizard.core.Application;
 import io.dropwizard.core.server.AbstractServerFactory;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
+import io.queryapigate.admins.AdminTokenAuthenticator;
+import io.queryapigate.admins.Administrators;
 import io.queryapigate.auth.ApiKeyAuthFilter;
 import io.queryapigate.auth.CapabilityFeature;
 import io.queryapigate.resources.WorkspacesResource;
@@ -20,6 +22,7 @@ import io.queryapigate.auth.Credentials;
 import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.ClientAddress;
+import io.queryapigate.cli.AdminsCommand;
 import io.queryapigate.cli.ConfigCommand;
 import io.queryapigate.cli.DialectsCommand;
 import io.queryapigate.cli.GatewayCheckCommand;
@@ -74,6 +77,7 @@ import io.queryapigate.limits.Concurrency;
 import io.queryapigate.limits.Limits;
 import io.queryapigate.limits.Quotas;
 import io.queryapigate.managed.ManagedObjects;
+import io.queryapigate.resources.AdministratorsResource;
 import io.queryapigate.resources.ApiKeysResource;
 import io.queryapigate.resources.DescriptionsResource;
 import io.queryapigate.resources.SchemaResource;
@@ -149,6 +153,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         bootstrap.addCommand(new ImportPythonCommand());
         bootstrap.addCommand(new RekeyCommand());
         bootstrap.addCommand(new ConfigCommand());
+        bootstrap.addCommand(new AdminsCommand());
     }
 
     @Override
@@ -164,6 +169,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         Map<String, String> variables = environmentVariables();
         SecretBox secretBox = SecretBox.of(variables.get(SecretBox.VARIABLE));
         SecretKeyCheck.verify(store.jdbi(), secretBox);
+        Administrators administrators = new Administrators(store.jdbi(), config.getAuth().getAdminKey() != null, clock);
+        administrators.requireAnOwner();
         SecretReferences secretReferences = config.getSecrets().build(variables, clock);
         environment.lifecycle().manage(new io.dropwizard.lifecycle.AutoCloseableManager(secretReferences));
         DialectRegistry dialects = DialectRegistry.discover(GatewayApplication.class.getClassLoader());
@@ -233,7 +240,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 .forEach(jersey::register);
         jersey.register(new AuthDynamicFeature(new ApiKeyAuthFilter.Builder()
                 .setAuthenticator(new Credentials(
-                        new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache, mapper, clock)))
+                        new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache, mapper, clock))
+                        .withAdminTokens(new AdminTokenAuthenticator(store.jdbi(), clock)))
                 .setPrefix("ApiKey")
                 .setRealm("queryapigate")
                 .buildAuthFilter()
@@ -284,6 +292,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 connections, managedConnections, cache, config.getSecurity().getMaskingKey() != null
                         && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock), mapper));
         jersey.register(new MeResource());
+        jersey.register(new AdministratorsResource(administrators, mapper, clock));
         jersey.register(new SsoResource(consoleSignIn, consoleSessions));
         jersey.register(new ConnectionsResource(managedConnections, mapper));
         jersey.register(new SettingsResource(SettingsReport.of(config), new Rekey(store.jdbi(), secretBox)));

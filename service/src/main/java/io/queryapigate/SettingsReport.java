@@ -42,7 +42,9 @@ final class SettingsReport {
                                         : withoutCredentials(storeUrl), "SQLite (queryapigate.db)"))),
                 new Section("security", "Security", "Admin access, write protection and masking.", List.of(
                         new Row("Admin API key", "The administrator key: the management API and every connection.",
-                                "QUERYAPIGATE_API_KEY", "auth.adminKey", "configured", "config"),
+                                "QUERYAPIGATE_API_KEY", "auth.adminKey", c.getAuth().getAdminKey() == null
+                                        ? "not set - named owners only" : "configured",
+                                c.getAuth().getAdminKey() == null ? "default" : "config"),
                         SettingsView.row("Allow writes", "The ceiling for writes: no key writes while it is off.",
                                 "QUERYAPIGATE_ALLOW_WRITES", "security.allowWrites",
                                 onOff(security.isAllowWrites()), "off"),

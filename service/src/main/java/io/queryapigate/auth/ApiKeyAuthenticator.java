@@ -15,10 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Resolves a presented secret: the administrator key (compared in constant time through its hash), else the key
- * with that SHA-256, through the metadata cache (one indexed store read per TTL). The secret a key had before its last
- * rotation is accepted until its grace period ends. Inactive keys and keys past their expiry date (valid through the
- * end of that day, UTC) are treated exactly like unknown ones.
+ * Resolves a presented secret: the administrator key, when there is one (compared in constant time through its
+ * hash), else the key with that SHA-256, through the metadata cache (one indexed store read per TTL). The secret a key
+ * had before its last rotation is accepted until its grace period ends. Inactive keys and keys past their expiry date
+ * (valid through the end of that day, UTC) are treated exactly like unknown ones.
  */
 public final class ApiKeyAuthenticator implements Authenticator<String, Caller> {
     private static final Logger LOG = LoggerFactory.getLogger(ApiKeyAuthenticator.class);
@@ -31,7 +31,7 @@ public final class ApiKeyAuthenticator implements Authenticator<String, Caller> 
     private final Clock clock;
 
     public ApiKeyAuthenticator(String adminKey, MetadataCache keys, ObjectMapper mapper, Clock clock) {
-        this.adminHash = KeyHasher.sha256(adminKey);
+        this.adminHash = adminKey == null ? null : KeyHasher.sha256(adminKey);
         this.keys = keys;
         this.mapper = mapper;
         this.clock = clock;
@@ -43,7 +43,7 @@ public final class ApiKeyAuthenticator implements Authenticator<String, Caller> 
             return Optional.empty();
         }
         byte[] hash = KeyHasher.sha256(secret);
-        if (MessageDigest.isEqual(hash, adminHash)) {
+        if (adminHash != null && MessageDigest.isEqual(hash, adminHash)) {
             return Optional.of(new Caller(Caller.ADMIN_KEY_ID, "admin", true, ALL));
         }
         String hex = java.util.HexFormat.of().formatHex(hash);

@@ -8,6 +8,9 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.DynamicFeature;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.FeatureContext;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 
 /**
  * Checks a management operation's {@link Requires capability} after authentication and before the resource method:
@@ -55,10 +58,27 @@ public final class CapabilityFeature implements DynamicFeature {
 
         @Override
         public void filter(ContainerRequestContext request) {
-            if (!(request.getSecurityContext().getUserPrincipal() instanceof Caller caller)) {
-                throw ApiException.unauthorized();
+            try {
+                if (!(request.getSecurityContext().getUserPrincipal() instanceof Caller caller)) {
+                    throw ApiException.unauthorized();
+                }
+                check(caller, capability);
+            } catch (ApiException refused) {
+                drain(request);
+                throw refused;
             }
-            check(caller, capability);
+        }
+
+        // a refusal before the resource read the body would leave it unread, and Jetty would then close the
+        // connection (Connection: close) where the resource's own refusal kept it open; the body's size is bounded
+        private static void drain(ContainerRequestContext request) {
+            if (request.hasEntity()) {
+                try (InputStream body = request.getEntityStream()) {
+                    body.transferTo(OutputStream.nullOutputStream());
+                } catch (IOException unreadable) {
+                    // the connection is closed anyway, as it would have been
+                }
+            }
         }
     }
 }

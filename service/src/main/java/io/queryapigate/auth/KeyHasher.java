@@ -16,9 +16,14 @@ public final class KeyHasher {
 
     /** A new secret: {@code qag_} and 32 random bytes in URL-safe base64 (43 characters). */
     public static String newSecret() {
+        return newSecret(PREFIX);
+    }
+
+    /** A new secret: {@code prefix} and 32 random bytes in URL-safe base64 (personal admin tokens: {@code qagadm_}). */
+    public static String newSecret(String prefix) {
         byte[] bytes = new byte[32];
         RANDOM.nextBytes(bytes);
-        return PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        return prefix + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     public static byte[] sha256(String secret) {

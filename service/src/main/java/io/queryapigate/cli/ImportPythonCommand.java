@@ -90,7 +90,8 @@ public final class ImportPythonCommand extends ConfiguredCommand<GatewayConfigur
                         SqlGuard.DEFAULT_PARSE_TIMEOUT), config.getSecurity().isAllowWrites());
                 String maskingKey = config.getSecurity().getMaskingKey();
                 new PythonImporter(target.store(), new Definitions(guarding, connections, maxSql),
-                        bootstrap.getObjectMapper(), Clock.systemUTC(), KeyHasher.hashHex(config.getAuth().getAdminKey()),
+                        bootstrap.getObjectMapper(), Clock.systemUTC(), config.getAuth().getAdminKey() == null ? null
+                                : KeyHasher.hashHex(config.getAuth().getAdminKey()),
                         maskingKey != null && !maskingKey.isBlank(), config.getEvents().getHistoryPerVersion())
                         .run(options, System.out);
             } finally {

@@ -84,7 +84,10 @@ public final class ApiKeys {
         }
     }
 
-    /** Creates a key; 409 {@code key_exists} when one of that name exists. */
+    /**
+     * Creates a key; 409 {@code key_exists} when one of that name exists, {@code name_taken} when an administrator
+     * has it.
+     */
     public Issued create(String name, State state) {
         String secret = KeyHasher.newSecret();
         insert(name, KeyHasher.hashHex(secret), KeyHasher.displayPrefix(secret), state);
@@ -123,6 +126,9 @@ public final class ApiKeys {
                 clock.millis(), null, Scope.current());
         if (keys.findByName(name).isPresent()) {
             throw exists(name);
+        }
+        if (keys.administratorNamed(name)) { // a name in the logs and the history always means one caller
+            throw new ApiException(409, "name_taken", "'" + name + "' is an administrator's name - choose another");
         }
         try {
             keys.insert(row);

@@ -48,6 +48,18 @@ final class Body {
         return new Body(node);
     }
 
+    /** An optional body read as JSON text: null when there is none, 400 {@code invalid_body} when it is not JSON. */
+    static JsonNode optionalJson(com.fasterxml.jackson.databind.ObjectMapper mapper, String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            return mapper.readTree(text);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw ApiException.badRequest("invalid_body", "Request body must be a JSON object");
+        }
+    }
+
     JsonNode get(String field) {
         if (node == null) {
             return null;

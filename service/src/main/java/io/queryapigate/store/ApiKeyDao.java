@@ -35,6 +35,10 @@ public interface ApiKeyDao {
     @SqlQuery("SELECT " + COLUMNS + " FROM api_keys WHERE name = :name AND" + LIVE)
     Optional<ApiKeyRow> findByName(@Bind("name") String name);
 
+    /** Whether a named administrator has this name (a key may not take it). */
+    @SqlQuery("SELECT COUNT(*) > 0 FROM administrators WHERE name = :name")
+    boolean administratorNamed(@Bind("name") String name);
+
     @SqlQuery("SELECT " + COLUMNS + " FROM api_keys WHERE" + LIVE + " ORDER BY name")
     List<ApiKeyRow> list();
 

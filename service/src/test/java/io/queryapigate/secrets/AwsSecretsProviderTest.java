@@ -3,7 +3,7 @@ package io.queryapigate.secrets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.queryapigate.secrets.SecretReferencesTest.MovingClock;
+import io.queryapigate.testing.TestingClock;
 import io.queryapigate.testing.TestingSecretServers;
 import java.net.URI;
 import java.time.Duration;
@@ -38,7 +38,7 @@ class AwsSecretsProviderTest {
         admin.close();
     }
 
-    private final MovingClock clock = new MovingClock();
+    private final TestingClock clock = new TestingClock();
 
     private SecretReferences refs(String... prefixes) {
         return new SecretReferences(List.of(new AwsSecretsProvider("us-east-1", endpoint, List.of(prefixes))),

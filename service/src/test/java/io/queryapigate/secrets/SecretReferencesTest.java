@@ -3,41 +3,16 @@ package io.queryapigate.secrets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
+import io.queryapigate.testing.TestingClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SecretReferencesTest {
-    private static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
-
-    /** A clock the test moves. */
-    static final class MovingClock extends Clock {
-        Instant now = T0;
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-    }
+    private static final Instant T0 = TestingClock.T0;
 
     /** A provider whose values the test sets, counting fetches; "down" makes every fetch fail. */
     static final class TableProvider implements SecretProvider {
@@ -76,7 +51,7 @@ class SecretReferencesTest {
         }
     }
 
-    private final MovingClock clock = new MovingClock();
+    private final TestingClock clock = new TestingClock();
     private final TableProvider table = new TableProvider();
     private final SecretReferences refs = new SecretReferences(List.of(
             new EnvironmentProvider(Map.of("PG_PASSWORD", "from-env", "QUERYAPIGATE_SECRET_KEY", "k")), table),
@@ -136,7 +111,7 @@ class SecretReferencesTest {
         assertThat(refs.resolve("sales", "${table:db}").refreshAt()).isEqualTo(T0.plusSeconds(48));
         table.lease = Duration.ofHours(2);
         clock.advance(Duration.ofSeconds(48));
-        assertThat(refs.resolve("sales", "${table:db}").refreshAt()).isEqualTo(clock.now.plus(Duration.ofMinutes(4)));
+        assertThat(refs.resolve("sales", "${table:db}").refreshAt()).isEqualTo(clock.instant().plus(Duration.ofMinutes(4)));
     }
 
     @Test
@@ -147,7 +122,7 @@ class SecretReferencesTest {
         clock.advance(Duration.ofMinutes(4).plusSeconds(1));
         SecretResolver.Resolved held = refs.resolve("sales", "${table:db}");
         assertThat(held.value()).isEqualTo("v1");
-        assertThat(held.refreshAt()).isEqualTo(clock.now.plus(SecretReferences.RETRY));
+        assertThat(held.refreshAt()).isEqualTo(clock.instant().plus(SecretReferences.RETRY));
         clock.advance(Duration.ofMinutes(1));
         assertThatThrownBy(() -> refs.resolve("sales", "${table:db}")).isInstanceOf(SecretUnavailableException.class)
                 .hasMessageContaining("${table:db} could not be resolved: the table is down")

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.queryapigate.dialect.testkit.TestServers;
-import io.queryapigate.secrets.SecretReferencesTest.MovingClock;
+import io.queryapigate.testing.TestingClock;
 import io.queryapigate.testing.TestingSecretServers;
 import java.io.IOException;
 import java.net.URI;
@@ -42,7 +42,7 @@ class VaultProvidersTest {
     @TempDir
     Path dir;
 
-    private final MovingClock clock = new MovingClock();
+    private final TestingClock clock = new TestingClock();
 
     @BeforeAll
     static void server() {
@@ -183,7 +183,7 @@ class VaultProvidersTest {
             first = user.value();
             assertThat(login(pg, first, password.value())).isEqualTo(first);
             assertThat(user.refreshAt()).as("asked again before the lease's margin (60 s - 6 s)")
-                    .isBefore(clock.now.plusSeconds(54));
+                    .isBefore(clock.instant().plusSeconds(54));
             assertThat(leases(mount)).hasSize(1);
 
             clock.advance(Duration.ofSeconds(41)); // past two thirds: renewed, the same credentials
