@@ -51,7 +51,10 @@ class WorkspaceScopingIT {
     private static final List<String> TEAM_A = List.of("a_q", "a_conn", "a_key", "a_coll", "a_gone", "secret-a",
             "team a table");
     private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
-    /** Management operations that are the server's or one workspace's own, tested elsewhere (WorkspacesIT). */
+    /**
+     * Management operations that are the server's or one workspace's own, tested elsewhere (WorkspacesIT,
+     * AdministratorsIT); {@code /api/v1/workspaces} and {@code /api/v1/administrators} are the server's too.
+     */
     private static final Set<String> NOT_SCOPED = Set.of("GET /api/v1/me", "GET /api/v1/settings",
             "POST /api/v1/settings/rekey", "GET /api/v1/examples", "POST /api/v1/examples",
             "DELETE /api/v1/examples", "POST /api/v1/config/diff", "POST /api/v1/config/apply");
@@ -66,7 +69,7 @@ class WorkspaceScopingIT {
     }
 
     /** Team-a's objects and team-b's, made once per store. */
-    private record Teams(String aKey, String bKey, String cacheKey) {}
+    private record Teams(String aKey, String bKey, String cacheKey, String memberToken) {}
 
     private static final Map<String, Teams> MADE = new LinkedHashMap<>();
 
@@ -105,7 +108,14 @@ class WorkspaceScopingIT {
         assertThat(ran.body()).contains("secret-a");
         JsonNode entries = http.get("/w/team-a/api/v1/cache/entries", ADMIN).json().get("items");
         assertThat(entries).as("team-a's cached answer (the positive control)").hasSize(1);
-        made = new Teams(a, bKey.json().get("secret").asText(), entries.get(0).get("key").asText());
+        // a named administrator whose only role is owner of team-b, with a personal token
+        created(http.post("/api/v1/administrators", ADMIN, "{\"name\": \"tb-owner\", \"role\": null}"));
+        assertThat(http.request("PUT", "/api/v1/workspaces/team-b/members/tb-owner", ADMIN,
+                "{\"role\": \"owner\"}").status()).isEqualTo(200);
+        Reply token = http.post("/api/v1/administrators/tb-owner/tokens", ADMIN, "{}");
+        created(token);
+        made = new Teams(a, bKey.json().get("secret").asText(), entries.get(0).get("key").asText(),
+                token.json().get("secret").asText());
         MADE.put(store, made);
         return made;
     }
@@ -198,30 +208,59 @@ class WorkspaceScopingIT {
         assertThat(body).as(what + " must not show team-a's cache entry").doesNotContain(teams.cacheKey());
     }
 
+    private static boolean serverWide(String path) {
+        return path.startsWith("/api/v1/workspaces") || path.startsWith("/api/v1/administrators")
+                || !path.startsWith("/api/v1/"); // and the console's sign-in routes: no workspace's objects
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
     void theBreakGlassKeyInTeamBFindsNothingOfTeamA(String store) throws IOException {
         Http http = http(store);
         Teams teams = teams(http, store);
+        tryEverything(http, teams, ADMIN, false);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void anOwnerOfTeamBFindsNothingOfTeamA(String store) throws IOException {
+        Http http = http(store);
+        Teams teams = teams(http, store);
+        tryEverything(http, teams, teams.memberToken(), true);
+        http.get("/w/team-a/api/v1/queries", teams.memberToken()).assertRefused(404, "workspace_not_found");
+        http.get("/api/v1/queries", teams.memberToken()).assertRefused(403, "workspace_required");
+        Reply workspaces = http.get("/api/v1/workspaces", teams.memberToken());
+        assertThat(workspaces.body()).contains("team-b").doesNotContain("team-a");
+        http.get("/api/v1/workspaces/team-a/members", teams.memberToken()).assertRefused(404, "workspace_not_found");
+    }
+
+    /**
+     * Every operation through {@code /w/team-b/} with {@code secret}; a {@code member} (not server-wide) is refused
+     * the server-only capabilities (403 {@code role_forbidden}) for team-a's object as for a missing one.
+     */
+    private static void tryEverything(Http http, Teams teams, String secret, boolean member) throws IOException {
         List<String> unknown = new ArrayList<>();
         int named = 0;
         for (String operation : operations()) {
             String method = operation.substring(0, operation.indexOf(' '));
             String path = operation.substring(operation.indexOf(' ') + 1);
-            if (NOT_SCOPED.contains(operation) || path.startsWith("/api/v1/workspaces")
-                    || !path.startsWith("/api/v1/")) { // the console's sign-in routes hold no workspace's objects
+            if (NOT_SCOPED.contains(operation) || serverWide(path)) {
                 continue;
             }
             if (path.contains("{")) {
                 named++;
-                Reply theirs = http.request(method, "/w/team-b" + fill(path, teams, false), ADMIN, body(operation));
-                Reply nobodys = http.request(method, "/w/team-b" + fill(path, teams, true), ADMIN, body(operation));
+                Reply theirs = http.request(method, "/w/team-b" + fill(path, teams, false), secret,
+                        body(operation));
+                Reply nobodys = http.request(method, "/w/team-b" + fill(path, teams, true), secret,
+                        body(operation));
                 if (operation.equals("DELETE /api/v1/cache/entries/{key}")) { // a no-op for a gone entry
                     assertThat(theirs.status()).isEqualTo(nobodys.status()).isEqualTo(204);
                     continue;
                 }
+                assertThat(theirs.status()).as(operation + ": the same status as for a name nobody has")
+                        .isEqualTo(nobodys.status());
                 assertThat(theirs.status()).as(operation + " naming team-a's object: " + theirs.body())
-                        .isEqualTo(404);
+                        .isIn(member ? List.of(404, 403) : List.of(404));
                 assertThat(theirs.json().get("code").asText()).as(operation + ": the same answer as for a name"
                         + " nobody has").isEqualTo(nobodys.json().get("code").asText());
                 assertThat(theirs.json().get("error").asText().replace(fill(path, teams, false), "")
@@ -232,55 +271,70 @@ class WorkspaceScopingIT {
                 continue;
             }
             if (method.equals("GET")) {
-                Reply list = http.get("/w/team-b" + path, ADMIN);
-                assertThat(list.status()).as(operation + ": " + list.body()).isEqualTo(200);
+                Reply list = http.get("/w/team-b" + path, secret);
+                assertThat(list.status()).as(operation + ": " + list.body()).isIn(member ? List.of(200, 403)
+                        : List.of(200));
+                if (operation.equals("GET /api/v1/history")) { // team-b's own refused calls name what they named
+                    for (JsonNode run : list.json().get("items")) {
+                        assertThat(run.get("query").asText()).as(operation).isNotEqualTo("a_q");
+                        assertThat(run.get("key_name").asText()).as(operation).isNotEqualTo("a_key");
+                        assertThat(run.get("status").asText() + run.get("connection_name").asText())
+                                .as(operation).isNotEqualTo("successa_conn");
+                    }
+                    continue;
+                }
                 assertNoTeamA(operation, list.body(), teams);
                 continue;
             }
             switch (operation) {
                 case "POST /api/v1/queries" -> {
                     // saved as a draft that cannot run, with the warning a connection nobody has gives
-                    Reply draft = http.post("/w/team-b" + path, ADMIN, Http.json(Map.of("name", "b_new", "sql",
+                    Reply draft = http.post("/w/team-b" + path, secret, Http.json(Map.of("name", "b_new", "sql",
                             "SELECT v FROM t", "connection_name", "a_conn")));
-                    Reply nobodys = http.post("/w/team-b" + path, ADMIN, Http.json(Map.of("name", "b_new2",
+                    Reply nobodys = http.post("/w/team-b" + path, secret, Http.json(Map.of("name", "b_new2",
                             "sql", "SELECT v FROM t", "connection_name", MISSING)));
                     assertThat(draft.json().get("warnings").toString().replace("a_conn", ""))
                             .isEqualTo(nobodys.json().get("warnings").toString().replace(MISSING, ""));
-                    http.post("/w/team-b/api/v1/queries/b_new/publish", ADMIN, "{\"version\": 1}")
+                    http.post("/w/team-b/api/v1/queries/b_new/publish", secret, "{\"version\": 1}")
                             .assertRefused(400, "connection_not_found");
-                    http.post("/w/team-b" + path, ADMIN, Http.json(Map.of("name", "b_new3", "sql",
+                    http.post("/w/team-b" + path, secret, Http.json(Map.of("name", "b_new3", "sql",
                             "SELECT v FROM t", "connection_name", "a_conn", "publish", true)))
                             .assertRefused(400, "connection_not_found");
-                    http.delete("/w/team-b/api/v1/queries/b_new", ADMIN);
-                    http.delete("/w/team-b/api/v1/queries/b_new2", ADMIN);
+                    http.delete("/w/team-b/api/v1/queries/b_new", secret);
+                    http.delete("/w/team-b/api/v1/queries/b_new2", secret);
                 }
                 case "POST /api/v1/queries/validate" -> {
-                    Reply v = http.post("/w/team-b" + path, ADMIN, Http.json(Map.of("sql", "SELECT v FROM t",
+                    Reply v = http.post("/w/team-b" + path, secret, Http.json(Map.of("sql", "SELECT v FROM t",
                             "connection_name", "a_conn")));
-                    Reply nobodys = http.post("/w/team-b" + path, ADMIN, Http.json(Map.of("sql",
+                    Reply nobodys = http.post("/w/team-b" + path, secret, Http.json(Map.of("sql",
                             "SELECT v FROM t", "connection_name", MISSING)));
                     assertThat(v.json().get("valid").asBoolean()).as(operation).isFalse();
                     assertThat(v.body().replace("a_conn", "")).as(operation)
                             .isEqualTo(nobodys.body().replace(MISSING, ""));
                 }
                 case "POST /api/v1/api-keys" -> {
-                    http.post("/w/team-b" + path, ADMIN, Http.json(Map.of("name", "b_new", "connections",
+                    http.post("/w/team-b" + path, secret, Http.json(Map.of("name", "b_new", "connections",
                             List.of("a_conn")))).assertRefused(400, "invalid_body");
-                    Reply taken = http.post("/w/team-b" + path, ADMIN, Http.json(Map.of("name", "a_key")));
+                    Reply taken = http.post("/w/team-b" + path, secret, Http.json(Map.of("name", "a_key")));
                     taken.assertRefused(409, "key_exists");
                     assertNoTeamA("a taken name", taken.body().replace("a_key", ""), teams);
                 }
                 case "POST /api/v1/connections" -> {
-                    Reply taken = http.post("/w/team-b" + path, ADMIN, Http.json(duckdb("a_conn", "x")));
+                    Reply taken = http.post("/w/team-b" + path, secret, Http.json(duckdb("a_conn", "x")));
                     taken.assertRefused(409, "connection_exists");
                     assertThat(taken.body()).doesNotContain("team-a");
                 }
                 case "POST /api/v1/connections/test", "POST /api/v1/connections/databases" ->
-                        http.post("/w/team-b" + path, ADMIN, "{\"name\": \"a_conn\"}")
+                        http.post("/w/team-b" + path, secret, "{\"name\": \"a_conn\"}")
                                 .assertRefused(404, "connection_not_found");
                 case "DELETE /api/v1/history" -> {
+                    if (member) { // history.forget is server-only
+                        http.request("DELETE", "/w/team-b" + path + "?caller=a_key&dry_run=true", secret, null)
+                                .assertRefused(403, "role_forbidden");
+                        continue;
+                    }
                     Reply counted = http.request("DELETE", "/w/team-b" + path + "?caller=a_key&dry_run=true",
-                            ADMIN, null);
+                            secret, null);
                     assertThat(counted.status()).as(counted.body()).isEqualTo(200);
                     assertThat(counted.json().get("runs").asLong() + counted.json().get("events").asLong())
                             .as("team-a's key's runs, counted from team-b").isZero();
@@ -288,7 +342,7 @@ class WorkspaceScopingIT {
                             null).json().get("events").asLong()).as("the positive control").isPositive();
                 }
                 case "DELETE /api/v1/cache/entries" -> {
-                    assertThat(http.request("DELETE", "/w/team-b" + path, ADMIN, null).status()).isEqualTo(204);
+                    assertThat(http.request("DELETE", "/w/team-b" + path, secret, null).status()).isEqualTo(204);
                     assertThat(http.get("/w/team-a/api/v1/cache/entries", ADMIN).body())
                             .as("team-b's clearing leaves team-a's entry").contains(teams.cacheKey());
                 }
@@ -302,25 +356,26 @@ class WorkspaceScopingIT {
         for (String filtered : List.of("/api/v1/history?query=a_q", "/api/v1/history?key=a_key",
                 "/api/v1/queries?connection=a_conn", "/api/v1/queries?collection=a_coll",
                 "/api/v1/queries/b_q/history?key=a_key")) {
-            Reply r = http.get("/w/team-b" + filtered, ADMIN);
+            Reply r = http.get("/w/team-b" + filtered, secret);
             assertThat(r.status()).as(filtered + ": " + r.body()).isEqualTo(200);
             assertThat(r.json().get("items")).as(filtered).isEmpty();
         }
-        http.get("/w/team-b/api/v1/connections/b_conn/schema?key=a_key", ADMIN).assertRefused(404, "key_not_found");
+        http.get("/w/team-b/api/v1/connections/b_conn/schema?key=a_key", secret)
+                .assertRefused(404, "key_not_found");
         // the lists through team-a's prefix do show them: the test can fail
         assertThat(http.get("/w/team-a/api/v1/queries", ADMIN).body()).contains("a_q");
         assertThat(http.get("/w/team-a/api/v1/history", ADMIN).body()).contains("a_q");
         assertThat(http.get("/w/team-a/api/v1/connections/deleted", ADMIN).body()).contains("a_gone");
 
         // the runtime routes
-        http.get("/w/team-b/q/a_q", ADMIN).assertRefused(404, "query_not_found");
-        http.get("/w/team-b/q/" + MISSING, ADMIN).assertRefused(404, "query_not_found");
-        http.get("/w/team-b/q/b_q?connection_name=a_conn", ADMIN).assertRefused(404, "connection_not_found");
+        http.get("/w/team-b/q/a_q", secret).assertRefused(404, "query_not_found");
+        http.get("/w/team-b/q/" + MISSING, secret).assertRefused(404, "query_not_found");
+        http.get("/w/team-b/q/b_q?connection_name=a_conn", secret).assertRefused(404, "connection_not_found");
         http.sql(ADMIN, "a_conn", "SELECT v FROM t").assertRefused(404, "connection_not_found");
         Reply ownRun = http.post("/w/team-a/execute_sql", ADMIN, Http.json(Map.of("sql", "SELECT v FROM t",
                 "connection_name", "a_conn")));
         assertThat(ownRun.body()).as("the break-glass key in team-a runs SQL there").contains("secret-a");
-        http.post("/w/team-b/execute_sql", ADMIN, Http.json(Map.of("sql", "SELECT v FROM t", "connection_name",
+        http.post("/w/team-b/execute_sql", secret, Http.json(Map.of("sql", "SELECT v FROM t", "connection_name",
                 "a_conn"))).assertRefused(404, "connection_not_found");
         assertTeamAIntact(http, teams);
     }
@@ -364,9 +419,8 @@ class WorkspaceScopingIT {
             if (path.startsWith("/api/v1/me") || !path.startsWith("/api/v1/")) {
                 continue;
             }
-            Reply r = http.request(method, path.contains("{") && !path.startsWith("/api/v1/workspaces")
-                    ? fill(path, teams, false) : path.replace("{name}", "team-a").replace("{admin}", "x"), b,
-                    body(operation));
+            Reply r = http.request(method, serverWide(path) ? PARAM.matcher(path).replaceAll("x")
+                    : fill(path, teams, false), b, body(operation));
             assertThat(r.status()).as(operation + ": " + r.body()).isEqualTo(403);
             assertNoTeamA(operation, r.body(), teams);
         }
