@@ -14,7 +14,7 @@ import io.queryapigate.admins.Administrators;
 import io.queryapigate.auth.ApiKeyAuthFilter;
 import io.queryapigate.auth.CapabilityFeature;
 import io.queryapigate.resources.WorkspacesResource;
-import io.queryapigate.workspaces.Scope;
+import io.queryapigate.scope.Scope;
 import io.queryapigate.workspaces.WorkspacePrefix;
 import io.queryapigate.workspaces.WorkspaceSettling;
 import io.queryapigate.workspaces.Workspaces;

@@ -72,6 +72,7 @@ class WorkspaceMemberSessionIT {
         created(http.post("/w/team-a/api/v1/api-keys", ADMIN, "{\"name\": \"a_key\"}"));
 
         TestingBrowser bob = new TestingBrowser().signIn(at("").toString(), "bob");
+        // his groups gave him a server-wide role, which the API leaves to the identity provider (409 sso_managed)
         store().jdbi().useHandle(h -> h.execute("UPDATE administrators SET role = NULL WHERE name = 'bob'"));
         refused(bob.withSession("GET", at("/api/v1/queries")), 403, "workspace_required");
         assertThat(http.request("PUT", "/api/v1/workspaces/team-b/members/bob", ADMIN, "{\"role\": \"developer\"}")
@@ -97,8 +98,7 @@ class WorkspaceMemberSessionIT {
         assertThat(bob.withSession("GET", at("/api/v1/workspaces/team-b/members")).statusCode()).isEqualTo(200);
 
         // members are changed by an owner of the server or of that workspace
-        store().jdbi().useHandle(h -> h.execute("INSERT INTO administrators (name, role, active, created_at)"
-                + " VALUES ('erin', NULL, TRUE, 0)"));
+        created(http.post("/api/v1/administrators", ADMIN, "{\"name\": \"erin\", \"role\": null}"));
         refused(bob.withSession("PUT", at("/api/v1/workspaces/team-b/members/erin"), "{\"role\": \"auditor\"}"), 403,
                 "role_forbidden");
         assertThat(http.request("PUT", "/api/v1/workspaces/team-b/members/bob", ADMIN, "{\"role\": \"owner\"}")

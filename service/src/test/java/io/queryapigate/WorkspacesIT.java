@@ -48,7 +48,7 @@ class WorkspacesIT {
         return new Http("http://127.0.0.1:" + app(store).getLocalPort());
     }
 
-    /** The application's own store, for what has no API yet (administrators: part C's). */
+    /** The application's own store, to see what the API does not show. */
     private static Store store(String store) {
         GatewayConfiguration c = app(store).getConfiguration();
         return Store.connect(Store.resolveUrl(c.getStore().getUrl(), Path.of(c.getHome()).toAbsolutePath()),
@@ -126,8 +126,10 @@ class WorkspacesIT {
     void membersHoldOneOfTheFourRoles(String store) {
         Http http = http(store);
         Store db = store(store);
-        db.jdbi().useHandle(h -> h.execute("INSERT INTO administrators (name, role, active, created_at)"
-                + " VALUES ('carol', NULL, TRUE, 0), ('dave', 'auditor', TRUE, 0)"));
+        for (String admin : List.of("{\"name\": \"carol\", \"role\": null}",
+                "{\"name\": \"dave\", \"role\": \"auditor\"}")) {
+            assertThat(http.post("/api/v1/administrators", ADMIN, admin).status()).isEqualTo(201);
+        }
         assertThat(http.post("/api/v1/workspaces", ADMIN, "{\"name\": \"team\"}").status()).isEqualTo(201);
 
         Reply added = http.request("PUT", "/api/v1/workspaces/team/members/carol", ADMIN, "{\"role\": \"developer\"}");

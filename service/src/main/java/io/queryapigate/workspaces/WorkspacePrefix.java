@@ -1,5 +1,6 @@
 package io.queryapigate.workspaces;
 
+import io.queryapigate.scope.Scope;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;

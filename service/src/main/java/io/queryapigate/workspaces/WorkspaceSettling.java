@@ -3,6 +3,7 @@ package io.queryapigate.workspaces;
 import io.queryapigate.admins.AdminCallers;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.Identity;
+import io.queryapigate.scope.Scope;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;

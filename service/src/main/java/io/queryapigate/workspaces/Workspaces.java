@@ -6,6 +6,7 @@ import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.Capability;
 import io.queryapigate.auth.Identity;
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.scope.Scope;
 import io.queryapigate.store.AdministratorDao;
 import io.queryapigate.store.AdministratorRow;
 import io.queryapigate.store.MemberRow;
