@@ -55,6 +55,19 @@ public class JwtConfig {
         }
     }
 
+    /** Whether signing keys may be fetched from {@code url}: https, or http on this machine only. */
+    public static boolean safeKeysUrl(String url) {
+        try {
+            URI uri = new URI(url);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            String host = uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
+            return scheme.equals("https") && !host.isEmpty() || scheme.equals("http")
+                    && (host.equals("localhost") || host.equals("127.0.0.1") || host.equals("[::1]"));
+        } catch (java.net.URISyntaxException e) {
+            return false;
+        }
+    }
+
     /** One trusted token issuer. */
     public static class Issuer {
         private String issuer;
@@ -114,14 +127,9 @@ public class JwtConfig {
                 }
                 String keys = jwksUrl != null ? jwksUrl : issuer;
                 String which = jwksUrl != null ? "jwksUrl" : "issuer";
-                try {
-                    URI uri = new URI(keys);
-                    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-                    if (!scheme.equals("https") && !scheme.equals("http") || uri.getHost() == null) {
-                        throw new IllegalStateException(at + which + ": must be an http(s) URL");
-                    }
-                } catch (java.net.URISyntaxException e) {
-                    throw new IllegalStateException(at + which + ": is not a URL: " + e.getMessage());
+                if (!safeKeysUrl(keys)) {
+                    throw new IllegalStateException(at + which + ": must be an https:// URL (http:// only on"
+                            + " localhost): signing keys fetched over plain HTTP could be swapped in transit");
                 }
             }
             if (clockSkew == null || clockSkew.toSeconds() > 600) {

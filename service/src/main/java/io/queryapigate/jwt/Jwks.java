@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.KeyUse;
+import io.queryapigate.config.JwtConfig;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -122,8 +123,8 @@ final class Jwks {
             throw new IOException("the discovery document names issuer " + doc.path("issuer") + ", not " + issuer);
         }
         String jwks = doc.path("jwks_uri").asText(null);
-        if (jwks == null || !(jwks.startsWith("https://") || jwks.startsWith("http://"))) {
-            throw new IOException("the discovery document has no http(s) jwks_uri");
+        if (jwks == null || !JwtConfig.safeKeysUrl(jwks)) {
+            throw new IOException("the discovery document has no https jwks_uri (http only on localhost)");
         }
         return jwks;
     }

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,16 +33,26 @@ import org.slf4j.LoggerFactory;
  * the API-key role their {@code roleClaim} names (the first that exists, or the union of all with
  * {@code combineRoles}), else the {@code defaultRole}; a token naming no existing role is refused. Any failure is
  * an empty answer, which the filter turns into the same 401 as an unknown key.
+ *
+ * <p>A token verified once is remembered until it expires (an application sends the same token for its minutes of
+ * life): its next calls skip the signature and the parsing, and only the role is looked up again (in memory), so a
+ * changed role applies on the next request.
  */
 public final class JwtAuthenticator implements Authenticator<String, Caller> {
     public static final String NAME_PREFIX = "jwt:";
     private static final Logger LOG = LoggerFactory.getLogger(JwtAuthenticator.class);
     private static final int MAX_TOKEN_LENGTH = 8192;
+    private static final int MAX_VERIFIED = 4096;
 
     private final Map<String, TrustedIssuer> issuers = new HashMap<>();
     private final RoleGrants roles;
     private final Principals principals;
     private final Clock clock;
+    private final Map<String, Verified> verified = new ConcurrentHashMap<>();
+
+    /** A token that passed verification: who it names, until when it is valid. */
+    private record Verified(JwtConfig.Issuer issuer, Map<String, Object> claims, String name, String subject,
+            long validUntil) {}
 
     public JwtAuthenticator(JwtConfig config, RoleGrants roles, PrincipalDao principals, Clock clock) {
         this(config, roles, principals, clock, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
@@ -63,6 +74,14 @@ public final class JwtAuthenticator implements Authenticator<String, Caller> {
         if (token == null || token.length() > MAX_TOKEN_LENGTH) {
             return Optional.empty();
         }
+        Verified known = verified.get(token);
+        if (known != null) {
+            if (clock.millis() <= known.validUntil()) {
+                return caller(known, false);
+            }
+            verified.remove(token);
+            return Optional.empty();
+        }
         SignedJWT jwt;
         TrustedIssuer issuer;
         try {
@@ -75,7 +94,18 @@ public final class JwtAuthenticator implements Authenticator<String, Caller> {
             return Optional.empty();
         }
         JWTClaimsSet claims = issuer.verify(jwt, clock.millis());
-        return claims == null ? Optional.empty() : caller(issuer.config(), claims);
+        if (claims == null) {
+            return Optional.empty();
+        }
+        Verified fresh = verified(issuer.config(), claims);
+        if (fresh == null) {
+            return Optional.empty();
+        }
+        if (verified.size() >= MAX_VERIFIED) {
+            verified.clear(); // a bound, not an eviction policy: those still in use are verified once more
+        }
+        verified.put(token, fresh);
+        return caller(fresh, true);
     }
 
     /** How many times an issuer's keys were fetched (for tests: the refetch on an unknown key id is bounded). */
@@ -83,30 +113,46 @@ public final class JwtAuthenticator implements Authenticator<String, Caller> {
         return issuers.get(issuer).jwks().fetches();
     }
 
-    private Optional<Caller> caller(JwtConfig.Issuer issuer, JWTClaimsSet verified) {
-        Map<String, Object> claims = withoutNulls(verified.toJSONObject());
+    /** Who a verified token names, or null when it names no user. */
+    private static Verified verified(JwtConfig.Issuer issuer, JWTClaimsSet token) {
+        Map<String, Object> claims = withoutNulls(token.toJSONObject());
         Object user = Claims.lookup(claims, issuer.getUserClaim());
         if (!(user instanceof String || user instanceof Long || user instanceof Integer) || user.toString().isEmpty()) {
-            return Optional.empty();
+            return null;
         }
-        List<RoleGrants.Role> found = roles(issuer, claims);
+        String subject = token.getSubject() != null ? token.getSubject() : user.toString();
+        long validUntil = token.getExpirationTime().getTime() + issuer.getClockSkew().toMilliseconds();
+        return new Verified(issuer, Map.copyOf(claims), NAME_PREFIX + user, subject, validUntil);
+    }
+
+    /** The caller a verified token makes, under its role as the roles are now; {@code fresh}: first verified now. */
+    private Optional<Caller> caller(Verified who, boolean fresh) {
+        JwtConfig.Issuer issuer = who.issuer();
+        List<RoleGrants.Role> found = roles(issuer, who.claims());
         if (found.isEmpty()) {
-            LOG.warn("A valid token of {} for {} names no existing role (jwt roleClaim {} / defaultRole {}): refused",
-                    issuer.getIssuer(), user, issuer.getRoleClaim(), issuer.getDefaultRole());
+            if (fresh) {
+                LOG.warn("A valid token of {} for {} names no existing role (jwt roleClaim {} / defaultRole {}):"
+                        + " refused", issuer.getIssuer(), who.name(), issuer.getRoleClaim(), issuer.getDefaultRole());
+            }
             return Optional.empty();
         }
-        String subject = verified.getSubject() != null ? verified.getSubject() : user.toString();
-        String name = NAME_PREFIX + user;
-        long id = principals.idOf(issuer.getIssuer(), subject, name);
-        List<Grants> grants = new ArrayList<>(found.size());
-        List<String> names = new ArrayList<>(found.size());
-        for (RoleGrants.Role r : found) {
-            grants.add(r.grants());
-            names.add(r.name());
+        long id = principals.idOf(issuer.getIssuer(), who.subject(), who.name());
+        RoleGrants.Role first = found.get(0);
+        String role = first.name();
+        Grants grants = first.grants();
+        if (found.size() > 1) {
+            List<Grants> all = new ArrayList<>(found.size());
+            List<String> names = new ArrayList<>(found.size());
+            for (RoleGrants.Role r : found) {
+                all.add(r.grants());
+                names.add(r.name());
+            }
+            role = String.join(",", names);
+            grants = RoleUnion.of(all);
         }
-        Identity identity = new Identity(Identity.Kind.USER, String.join(",", names), false, found.get(0).workspace(),
-                Map.of(), issuer.getIssuer(), subject, claims, 0);
-        return Optional.of(new Caller(Caller.principalKeyId(id), name, false, RoleUnion.of(grants), identity));
+        Identity identity = new Identity(Identity.Kind.USER, role, false, first.workspace(), Map.of(),
+                issuer.getIssuer(), who.subject(), who.claims(), 0);
+        return Optional.of(new Caller(Caller.principalKeyId(id), who.name(), false, grants, identity));
     }
 
     /**

@@ -297,6 +297,13 @@ class JwtAuthenticatorTest {
         assertThat(jwt.authenticate(rs256(claims().notBeforeTime(new Date(s + 10_000)).build()))).isPresent();
         assertThat(jwt.authenticate(rs256(claims().issueTime(new Date(s + 60_000)).build())))
                 .as("issued in the future").isEmpty();
+        String soon = rs256(claims().expirationTime(new Date(s + 60_000)).build());
+        assertThat(jwt.authenticate(soon)).isPresent();
+        now.addAndGet(89_000);
+        assertThat(jwt.authenticate(soon)).as("remembered, within exp + skew").isPresent();
+        now.addAndGet(2_000);
+        assertThat(jwt.authenticate(soon)).as("a remembered token expires too").isEmpty();
+        now.set(s);
         JwtConfig.Issuer strict = issuer();
         strict.setClockSkew(Duration.seconds(0));
         assertThat(authenticator(strict).authenticate(rs256(claims().expirationTime(new Date(s - 1_000)).build())))
@@ -379,6 +386,14 @@ class JwtAuthenticatorTest {
         assertThat(jwt.authenticate(rs256(claims().claim("realm_access", Map.of("roles", List.of("nobody")))
                 .build()))).isEmpty();
         assertThat(jwt.authenticate(rs256(claims().claim("realm_access", null).build()))).isEmpty();
+        // a role changed or removed applies on the next request of a token already verified
+        String token = rs256(claims().build());
+        assertThat(jwt.authenticate(token).orElseThrow().grants().queries()).containsExactly("orders");
+        roles.put("analyst", role(1, "analyst", "default", Grants.reach(List.of(), List.of("other"), false)));
+        assertThat(jwt.authenticate(token).orElseThrow().grants().queries()).containsExactly("other");
+        roles.remove("analyst");
+        assertThat(jwt.authenticate(token)).isEmpty();
+        roles.put("analyst", role(1, "analyst", "default", Grants.reach(List.of(), List.of("orders"), false)));
         JwtConfig.Issuer withDefault = issuer();
         withDefault.setDefaultRole("analyst");
         assertThat(authenticator(withDefault).authenticate(rs256(claims().claim("realm_access", null).build()))
@@ -426,6 +441,44 @@ class JwtAuthenticatorTest {
     }
 
     @Test
+    void verifyingATokenIsCheapAndReadsNothing() throws Exception {
+        JwtAuthenticator jwt = authenticator(issuer("RS256", "ES256", "EdDSA"));
+        Map<String, String> tokens = Map.of("RS256", rs256(claims().build()),
+                "ES256", sign(ec, JWSAlgorithm.ES256, claims().build()),
+                "EdDSA", sign(ed, JWSAlgorithm.EdDSA, claims().build()));
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        for (Map.Entry<String, String> t : tokens.entrySet()) {
+            for (int i = 0; i < 2_000; i++) { // warm-up
+                jwt.authenticate(t.getValue()).orElseThrow();
+            }
+            int n = 5_000;
+            long bytes = threads.getCurrentThreadAllocatedBytes();
+            long start = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                jwt.authenticate(t.getValue()).orElseThrow();
+            }
+            double us = (System.nanoTime() - start) / 1_000.0 / n;
+            long perCall = (threads.getCurrentThreadAllocatedBytes() - bytes) / n;
+            System.out.printf("JWT %s, a token seen before: %.1f us and %d bytes allocated per authentication%n",
+                    t.getKey(), us, perCall);
+            assertThat(us).as(t.getKey()).isLessThan(200);
+            assertThat(perCall).as(t.getKey()).isLessThan(2_000);
+        }
+        List<String> fresh = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            fresh.add(rs256(claims().jwtID("t" + i).build()));
+        }
+        long start = System.nanoTime();
+        for (String t : fresh) {
+            jwt.authenticate(t).orElseThrow();
+        }
+        System.out.printf("JWT RS256, a new token: %.1f us per authentication%n",
+                (System.nanoTime() - start) / 1_000.0 / fresh.size());
+        assertThat(jwksHits.get()).as("one fetch for all of them").isEqualTo(1);
+    }
+
+    @Test
     void badConfigurationNamesTheKey() {
         JwtConfig.Issuer unknown = issuer("RS256", "XS999");
         assertThatThrownBy(() -> authenticator(unknown)).hasMessageContaining("jwt.issuers[0].algorithms")
@@ -450,6 +503,14 @@ class JwtAuthenticatorTest {
         noRole.setRoleClaim(null);
         assertThatThrownBy(() -> authenticator(noRole)).hasMessageContaining("jwt.issuers[0].roleClaim");
         assertThatThrownBy(() -> authenticator(issuer(), issuer())).hasMessageContaining("jwt.issuers[1].issuer");
+        JwtConfig.Issuer plainHttp = issuer();
+        plainHttp.setJwksUrl("http://idp.example.com/jwks");
+        assertThatThrownBy(() -> authenticator(plainHttp)).hasMessageContaining("jwt.issuers[0].jwksUrl")
+                .hasMessageContaining("https");
+        JwtConfig.Issuer plainIssuer = issuer();
+        plainIssuer.setJwksUrl(null);
+        plainIssuer.setIssuer("http://idp.example.com");
+        assertThatThrownBy(() -> authenticator(plainIssuer)).hasMessageContaining("jwt.issuers[0].issuer");
         assertThatThrownBy(() -> authenticator()).hasMessageContaining("jwt.issuers");
     }
 }
