@@ -80,7 +80,7 @@ class JwtCallersIT {
         app.before();
         http = new Http("http://127.0.0.1:" + app.getLocalPort());
         store = Jdbi.create("jdbc:sqlite:" + config.getParent().resolve("queryapigate.db"));
-        String tenantQueries = "{\"queries\": [\"tenant_orders\", \"order_count\"]}";
+        String tenantQueries = "{\"queries\": [\"tenant_orders\", \"order_count\", \"cached_orders\"]}";
         TestingRoleGrants.put(store, "analyst", "default", tenantQueries);
         TestingRoleGrants.put(store, "viewer-role", "default", tenantQueries);
         TestingRoleGrants.put(store, "member", "default", tenantQueries);
@@ -91,6 +91,15 @@ class JwtCallersIT {
         save("tenant_orders", "SELECT id, item FROM orders WHERE tenant = :tenant ORDER BY id",
                 Map.of("tenant", Map.of("type", "str", "from_claim", "org_id")));
         save("order_count", "SELECT count(*) AS n FROM orders", Map.of());
+        Map<String, Object> cached = new LinkedHashMap<>();
+        cached.put("name", "cached_orders");
+        cached.put("sql", "SELECT id, item FROM orders WHERE tenant = :tenant ORDER BY id");
+        cached.put("parameters", Map.of("tenant", Map.of("type", "str", "from_claim", "org_id")));
+        cached.put("connection_name", "pg");
+        cached.put("publish", true);
+        cached.put("cache_ttl", 300);
+        Http.Reply r = http.post("/api/v1/queries", TestingConfig.ADMIN_KEY, Http.json(cached));
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
     }
 
     @AfterAll
@@ -139,6 +148,17 @@ class JwtCallersIT {
                 TestingKeycloak.CONSOLE_SECRET, "alice")))).containsExactly("anvil", "rocket");
         // the X-API-Key header takes a token as well
         assertThat(items(http.get(QUERY, alice))).containsExactly("anvil", "rocket");
+    }
+
+    @Test
+    void aCachedAnswerIsNeverAnotherTenants() {
+        String alice = TestingKeycloak.userToken("alice");
+        String bob = TestingKeycloak.userToken("bob");
+        for (int i = 0; i < 2; i++) { // the second round comes from the cache
+            assertThat(items(bearer("/q/cached_orders", alice))).containsExactly("anvil", "rocket");
+            assertThat(items(bearer("/q/cached_orders", bob))).containsExactly("laser", "doomsday device");
+        }
+        assertThat(bearer("/q/cached_orders", alice).header("X-Cache")).as("served from the cache").isEqualTo("HIT");
     }
 
     @Test
