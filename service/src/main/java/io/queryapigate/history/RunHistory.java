@@ -171,7 +171,7 @@ public final class RunHistory {
             if (person != null && person.issuer() != null) {
                 item.put("issuer", person.issuer());
             }
-            if (row.role() != null) {
+            if (row.role() != null && row.keyId() != Caller.ADMIN_KEY_ID) { // the key "admin" is always owner
                 item.put("role", row.role());
             }
             items.add(item);
