@@ -151,6 +151,15 @@ class JwtCallersIT {
     }
 
     @Test
+    void aSignedInUserIsNoAdministrator() {
+        String alice = TestingKeycloak.userToken("alice");
+        assertThat(bearer("/api/v1/queries", alice).status()).isEqualTo(403);
+        assertThat(bearer("/api/v1/api-keys", alice).status()).isEqualTo(403);
+        http.request("POST", "/execute_sql", null, Http.json(Map.of("sql", "SELECT 1", "connection_name", "pg")),
+                "Authorization", "Bearer " + alice).assertRefused(403, "adhoc_not_granted");
+    }
+
+    @Test
     void aCachedAnswerIsNeverAnotherTenants() {
         String alice = TestingKeycloak.userToken("alice");
         String bob = TestingKeycloak.userToken("bob");

@@ -201,6 +201,31 @@ class JwtAuthenticatorTest {
     }
 
     @Test
+    void twoInstancesOnOnePostgresStoreCountAUserAsOnePerson() throws Exception {
+        io.queryapigate.testing.TestingPostgres.Database pg =
+                io.queryapigate.testing.TestingPostgres.freshDatabase("qag_jwt_store");
+        try {
+            Store.migrate(pg.url(), pg.user(), pg.password());
+            Jdbi shared = Jdbi.create(pg.url(), pg.user(), pg.password()).installPlugin(new SqlObjectPlugin());
+            JwtConfig config = new JwtConfig();
+            config.setIssuers(new ArrayList<>(List.of(issuer())));
+            RoleGrants grants = name -> Optional.ofNullable(roles.get(name));
+            JwtAuthenticator one = new JwtAuthenticator(config, grants, shared.onDemand(PrincipalDao.class), clock,
+                    HttpClient.newHttpClient());
+            JwtAuthenticator two = new JwtAuthenticator(config, grants, shared.onDemand(PrincipalDao.class), clock,
+                    HttpClient.newHttpClient());
+            String token = rs256(claims().build());
+            long first = one.authenticate(token).orElseThrow().keyId();
+            assertThat(two.authenticate(token).orElseThrow().keyId()).isEqualTo(first);
+            long rows = shared.withHandle(h -> h.createQuery("SELECT count(*) FROM principals").mapTo(Long.class)
+                    .one());
+            assertThat(rows).isEqualTo(1);
+        } finally {
+            pg.dropDatabase();
+        }
+    }
+
+    @Test
     void everyAllowedAlgorithmWorksWithItsOwnKeyType() throws Exception {
         JwtAuthenticator jwt = authenticator(issuer("RS256", "PS256", "ES256", "EdDSA"));
         assertThat(jwt.authenticate(sign(rsa, JWSAlgorithm.RS256, claims().build()))).isPresent();
@@ -262,6 +287,12 @@ class JwtAuthenticatorTest {
         // a key that is not the issuer's (same kid, another RSA key)
         RSAKey stranger = new RSAKeyGenerator(2048).keyID("rsa-1").generate();
         assertThat(jwt.authenticate(sign(stranger, JWSAlgorithm.RS256, claims().build()))).isEmpty();
+        // the attacker's own key, offered in the header (jwk) or at an address of theirs (jku)
+        SignedJWT offered = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("rsa-1")
+                .jwk(stranger.toPublicJWK()).jwkURL(java.net.URI.create(base + "/attacker-jwks")).build(),
+                claims().build());
+        offered.sign(new RSASSASigner(stranger));
+        assertThat(jwt.authenticate(offered.serialize())).isEmpty();
         // an unknown kid
         RSAKey unknown = new RSAKeyGenerator(2048).keyID("who-knows").generate();
         assertThat(jwt.authenticate(sign(unknown, JWSAlgorithm.RS256, claims().build()))).isEmpty();
