@@ -14,6 +14,9 @@ import io.queryapigate.admins.Administrators;
 import io.queryapigate.auth.ApiKeyAuthFilter;
 import io.queryapigate.auth.CapabilityFeature;
 import io.queryapigate.auth.Credentials;
+import io.queryapigate.auth.RoleGrants;
+import io.queryapigate.jwt.JwtAuthenticator;
+import io.queryapigate.store.PrincipalDao;
 import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.ClientAddress;
@@ -233,10 +236,15 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 new WebApplicationExceptionMapper(), new ParamExceptionMapper(), new SecretUnavailableMapper(),
                 new UnexpectedExceptionMapper())
                 .forEach(jersey::register);
+        Credentials credentials = new Credentials(
+                new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache, mapper, clock))
+                .withAdminTokens(new AdminTokenAuthenticator(store.jdbi(), clock));
+        if (config.getJwt() != null) {
+            credentials.withJwt(new JwtAuthenticator(config.getJwt(), roleGrants(store, cache),
+                    store.jdbi().onDemand(PrincipalDao.class), clock));
+        }
         jersey.register(new AuthDynamicFeature(new ApiKeyAuthFilter.Builder()
-                .setAuthenticator(new Credentials(
-                        new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache, mapper, clock))
-                        .withAdminTokens(new AdminTokenAuthenticator(store.jdbi(), clock)))
+                .setAuthenticator(credentials)
                 .setPrefix("ApiKey")
                 .setRealm("queryapigate")
                 .buildAuthFilter()
@@ -310,6 +318,14 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         managed.live().sync();
         environment.lifecycle().manage(managed.live());
         return managed;
+    }
+
+    /**
+     * The API-key roles as authentication reads them (a signed-in user's role claim names one). None until the
+     * roles are wired; tests of JWT callers give a subclass that reads the store's {@code roles} table.
+     */
+    protected RoleGrants roleGrants(Store store, MetadataCache cache) {
+        return name -> java.util.Optional.empty();
     }
 
     /** The process's environment (secret keys, references); tests give their own. */

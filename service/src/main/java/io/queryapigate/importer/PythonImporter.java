@@ -584,7 +584,7 @@ public final class PythonImporter {
                 historyDao.insertRun(new RunRow(0, queryIds.get(r.query()), r.version(), r.at(), requestId(r),
                         keyIds.getOrDefault(e.path("key_name").asText(""), -1L), connection, status(e),
                         e.path("rows").asLong(0), Math.round(e.path("duration_ms").asDouble(0) * 1000),
-                        code == null || code.length() <= 40 ? code : code.substring(0, 40), null));
+                        code == null || code.length() <= 40 ? code : code.substring(0, 40), null, null));
             }
             return new Result(created, versions, keysCreated, plan.runs().size());
         });

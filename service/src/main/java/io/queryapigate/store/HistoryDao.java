@@ -35,13 +35,14 @@ public interface HistoryDao {
 
     /** One saved query's runs. */
     @SqlQuery("SELECT id, query_id, version, at_ms, request_id, key_id, connection, status, rows_out, duration_us,"
-            + " error_code, CAST(NULL AS BIGINT) AS sql_hash FROM run_history WHERE query_id = :queryId" + COMMON
+            + " error_code, CAST(NULL AS BIGINT) AS sql_hash, CAST(NULL AS VARCHAR(100)) AS role"
+            + " FROM run_history WHERE query_id = :queryId" + COMMON
             + " ORDER BY id DESC LIMIT :limit")
     List<RunRow> runs(@BindMethods Filter filter);
 
     /** Every call in the event log, saved-query runs and ad-hoc SQL. */
     @SqlQuery("SELECT id, query_id, version, at_ms, request_id, key_id, connection, status, rows_out, duration_us,"
-            + " error_code, sql_hash FROM events WHERE (:queryId IS NULL OR query_id = :queryId)" + COMMON
+            + " error_code, sql_hash, role FROM events WHERE (:queryId IS NULL OR query_id = :queryId)" + COMMON
             + " AND (:kind IS NULL OR (:kind = 'saved' AND sql_hash IS NULL)"
             + " OR (:kind = 'adhoc' AND sql_hash IS NOT NULL))"
             + " ORDER BY id DESC LIMIT :limit")
@@ -77,7 +78,8 @@ public interface HistoryDao {
 
     /** Every kept run of a query, oldest first (imports compare against them). */
     @SqlQuery("SELECT id, query_id, version, at_ms, request_id, key_id, connection, status, rows_out, duration_us,"
-            + " error_code, CAST(NULL AS BIGINT) AS sql_hash FROM run_history WHERE query_id = :queryId ORDER BY id")
+            + " error_code, CAST(NULL AS BIGINT) AS sql_hash, CAST(NULL AS VARCHAR(100)) AS role"
+            + " FROM run_history WHERE query_id = :queryId ORDER BY id")
     List<RunRow> runsOf(@Bind("queryId") long queryId);
 
     /** One run written as it is (imports; calls are written by {@link EventBatchWriter}); its id is ignored. */
