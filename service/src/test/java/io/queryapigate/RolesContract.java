@@ -206,6 +206,8 @@ abstract class RolesContract {
         savedFilms();
         assertThat(createRole("growing", Map.of("queries", List.of("film"))).status()).isEqualTo(201);
         String key = secret(createKey("growing-key", Map.of("role", "growing")));
+        secret(createKey("growing-narrow", Map.of("role", "growing", "queries", List.of("film"), "quota",
+                Map.of("calls", 100, "per", "day"))));
         assertThat(List.of(film(key), films(key))).containsExactly(200, 403);
         assertThat(http().patch("/api/v1/roles/growing", ADMIN, json(Map.of("queries", List.of("film", "films"))))
                 .status()).isEqualTo(200);
@@ -214,8 +216,15 @@ abstract class RolesContract {
         assertThat(http().patch("/api/v1/roles/growing", ADMIN, json(Map.of("queries", List.of()))).status())
                 .isEqualTo(200);
         assertThat(List.of(film(key), films(key))).containsExactly(403, 403);
+        assertThat(http().patch("/api/v1/roles/growing", ADMIN, json(Map.of("quota", Map.of("calls", 5, "per",
+                "month")))).status()).isEqualTo(200);
+        Reply revoked = http().patch("/api/v1/api-keys/growing-narrow", ADMIN, "{\"active\": false}");
+        assertThat(revoked.status()).as("a role that shrank never blocks revoking a key: " + revoked.body())
+                .isEqualTo(200);
+        http().patch("/api/v1/api-keys/growing-narrow", ADMIN, "{\"queries\": [\"film\", \"films\"]}")
+                .assertRefused(400, "invalid_body");
         assertThat(http().get("/api/v1/roles/growing", ADMIN).json().get("keys").toString())
-                .isEqualTo("[\"growing-key\"]");
+                .isEqualTo("[\"growing-key\",\"growing-narrow\"]");
     }
 
     @Test

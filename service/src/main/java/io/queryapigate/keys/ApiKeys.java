@@ -317,7 +317,8 @@ public final class ApiKeys {
                 before == null ? List.of() : Narrowing.rangesBeyond(role.allowedIps(), before.grants().allowedIps()),
                 next.role());
         if (role.quota() != null && next.grants().quota() != null
-                && !role.quota().per().equals(next.grants().quota().per())) {
+                && !role.quota().per().equals(next.grants().quota().per())
+                && (before == null || !next.grants().quota().equals(before.grants().quota()))) {
             errors.put("quota", "must count per " + role.quota().per() + ", as role '" + next.role() + "' does");
         }
         if (!errors.isEmpty()) {
