@@ -130,7 +130,7 @@ public final class ApiKeyAuthenticator implements Authenticator<String, Caller> 
             var e = it.next();
             JsonNode v = e.getValue();
             out.put(e.getKey(), v.isTextual() ? v.textValue() : v.isBoolean() ? v.booleanValue()
-                    : v.isIntegralNumber() ? (Object) v.longValue() : v.decimalValue());
+                    : v.isIntegralNumber() && v.canConvertToLong() ? (Object) v.longValue() : v.decimalValue());
         }
         return out;
     }

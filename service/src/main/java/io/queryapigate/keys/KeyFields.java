@@ -90,19 +90,19 @@ public final class KeyFields {
         for (var it = node.fields(); it.hasNext(); ) {
             var e = it.next();
             String name = e.getKey();
-            if (name.isEmpty() || name.length() > MAX_CLAIM_NAME || !name.equals(name.strip())
-                    || name.chars().anyMatch(Character::isISOControl)) {
+            if (name.isEmpty() || name.codePointCount(0, name.length()) > MAX_CLAIM_NAME
+                    || !name.equals(name.strip()) || name.chars().anyMatch(Character::isISOControl)) {
                 throw new IllegalArgumentException("has a claim name that is not 1-" + MAX_CLAIM_NAME
                         + " characters without spaces around it: '" + name + "'");
             }
             JsonNode v = e.getValue();
-            if (v.isTextual() && v.textValue().length() <= MAX_CLAIM_TEXT) {
+            if (v.isTextual() && v.textValue().codePointCount(0, v.textValue().length()) <= MAX_CLAIM_TEXT) {
                 out.put(name, v.textValue());
             } else if (v.isBoolean()) {
                 out.put(name, v.booleanValue());
             } else if (v.isIntegralNumber() && v.canConvertToLong()) {
                 out.put(name, v.longValue());
-            } else if (v.isNumber() && !v.isIntegralNumber() && Double.isFinite(v.doubleValue())) {
+            } else if (v.isNumber()) {
                 out.put(name, v.decimalValue());
             } else {
                 throw new IllegalArgumentException("'" + name + "' must be text (at most " + MAX_CLAIM_TEXT
