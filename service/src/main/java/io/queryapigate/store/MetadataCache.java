@@ -100,6 +100,10 @@ public final class MetadataCache {
             storeReads.inc();
             return load.apply(key);
         }
+        Optional<V> hit = cache.getIfPresent(key); // a hit allocates nothing: no loading function to capture
+        if (hit != null) {
+            return hit;
+        }
         return cache.get(key, k -> {
             storeReads.inc();
             return load.apply(k);
