@@ -92,6 +92,7 @@ abstract class RolesContract {
 
         createRole("reporting", Map.of()).assertRefused(409, "role_exists");
         createRole("no/slash", Map.of()).assertRefused(400, "invalid_name");
+        createRole("no/slash", Map.of("max_rows", 0)).assertRefused(400, "invalid_name");
         http().post("/api/v1/roles", ADMIN, "{\"queries\": [\"film\"]}").assertRefused(400, "invalid_name");
         createRole("colourful", Map.of("colour", "red")).assertRefused(400, "unknown_field");
         http().get("/api/v1/roles/nobody", ADMIN).assertRefused(404, "role_not_found");

@@ -81,7 +81,7 @@ public class RolesResource {
     @Requires(Capability.ACCESS_WRITE)
     public Response create(@Auth Caller caller, JsonNode node) {
         Body.of(node, true, CREATE_FIELDS);
-        String name = node.path("name").isTextual() ? node.get("name").textValue() : null;
+        String name = Roles.checkName(node.path("name").isTextual() ? node.get("name").textValue() : null);
         Roles.State state = change(node, Roles.NONE);
         return answer(roles.create(caller.workspace(), name, state, caller.name()), 201);
     }

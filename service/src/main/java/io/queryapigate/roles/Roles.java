@@ -142,12 +142,7 @@ public final class Roles {
      * the server).
      */
     public RoleRow create(String workspace, String name, State state, String actor) {
-        try {
-            KeyFields.objectName(name);
-        } catch (IllegalArgumentException e) {
-            throw new ApiException(400, "invalid_name", "A role name " + e.getMessage() + ".",
-                    Map.of("name", e.getMessage()));
-        }
+        checkName(name);
         if (roles.findByName(name).isPresent()) {
             throw exists(name);
         }
@@ -200,6 +195,16 @@ public final class Roles {
         }
         roles.delete(row.id());
         cache.invalidateRole(name);
+    }
+
+    /** A role's name: 1-100 letters, digits, spaces, '.', '_' or '-'; 400 {@code invalid_name} otherwise. */
+    public static String checkName(String name) {
+        try {
+            return KeyFields.objectName(name);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(400, "invalid_name", "A role name " + e.getMessage() + ".",
+                    Map.of("name", e.getMessage()));
+        }
     }
 
     /** The role's version for {@code ETag}/{@code If-Match}: it changes with every change to the role. */
