@@ -90,6 +90,9 @@ import io.queryapigate.resources.HealthResource;
 import io.queryapigate.resources.HistoryResource;
 import io.queryapigate.resources.MeResource;
 import io.queryapigate.resources.SettingsResource;
+import io.queryapigate.resources.SsoResource;
+import io.queryapigate.sso.ConsoleSessions;
+import io.queryapigate.sso.ConsoleSignIn;
 import io.queryapigate.resources.QueriesResource;
 import io.queryapigate.resources.QueryResource;
 import io.queryapigate.resources.OpenApiResource;
@@ -224,6 +227,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 }
             }
         });
+        ConsoleSignIn consoleSignIn = config.getSso() == null ? null
+                : config.getSso().build(store.jdbi(), secretReferences, mapper, clock);
+        ConsoleSessions consoleSessions = consoleSignIn == null ? null : consoleSignIn.sessions();
         var jersey = environment.jersey();
         List.of(new ApiExceptionMapper(), new DialectExceptionMapper(), new JsonExceptionMapper(),
                 new WebApplicationExceptionMapper(), new ParamExceptionMapper(), new SecretUnavailableMapper(),
@@ -239,7 +245,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 .withClientAddress(clientAddress)
                 .withAnonymous(path -> config.getSecurity().isPublicSpec()
                         && OpenApiResource.PUBLIC_PATHS.contains(path))
-                .withKeyCheck(limits::checkKey)));
+                .withKeyCheck(limits::checkKey)
+                .withSessions(consoleSessions)));
         jersey.register(limits.new AddressFilter());
         jersey.register(quotas.new HeaderFilter());
         jersey.register(new SecurityHeaders(DocsPage.CSP, config.getSecurity().getHstsMaxAge()));
@@ -277,6 +284,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 connections, managedConnections, cache, config.getSecurity().getMaskingKey() != null
                         && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock), mapper));
         jersey.register(new MeResource());
+        jersey.register(new SsoResource(consoleSignIn, consoleSessions));
         jersey.register(new ConnectionsResource(managedConnections, mapper));
         jersey.register(new SettingsResource(SettingsReport.of(config), new Rekey(store.jdbi(), secretBox)));
         jersey.register(new DocsResource(DocsPage.of(

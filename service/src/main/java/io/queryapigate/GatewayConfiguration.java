@@ -13,6 +13,7 @@ import io.queryapigate.config.RedisConfig;
 import io.queryapigate.config.SecretsConfig;
 import io.queryapigate.config.SecurityConfig;
 import io.queryapigate.config.SeedQuery;
+import io.queryapigate.config.SsoConfig;
 import io.queryapigate.config.StoreConfig;
 import io.queryapigate.config.FormatsConfig;
 import jakarta.validation.Valid;
@@ -71,6 +72,10 @@ public class GatewayConfiguration extends Configuration {
     @Valid
     @NotNull
     private SecretsConfig secrets = new SecretsConfig();
+
+    /** Console sign-in through an identity provider; null (absent) turns it off. */
+    @Valid
+    private SsoConfig sso;
 
     @Valid
     @NotNull
@@ -198,6 +203,16 @@ public class GatewayConfiguration extends Configuration {
     @JsonProperty
     public void setSecrets(SecretsConfig secrets) {
         this.secrets = secrets;
+    }
+
+    @JsonProperty
+    public SsoConfig getSso() {
+        return sso;
+    }
+
+    @JsonProperty
+    public void setSso(SsoConfig sso) {
+        this.sso = sso;
     }
 
     @JsonProperty

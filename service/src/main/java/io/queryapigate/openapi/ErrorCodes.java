@@ -19,12 +19,14 @@ public final class ErrorCodes {
                 "unsupported_field", "unknown_field", "invalid_name", "invalid_filter", "invalid_parameters",
                 "invalid_timeout", "invalid_format", "invalid_stream", "sql_required", "sql_not_parseable",
                 "multiple_statements", "connection_required", "connection_not_found", "reason_required",
-                "unsupported_operation", "invalid_config"));
+                "unsupported_operation", "invalid_config",
+                "sso_state", "sso_token", "sso_id_token"));
         m.put(401, List.of("unauthorized"));
         m.put(403, List.of("admin_only", "query_not_granted", "connection_not_granted", "adhoc_not_granted",
                 "read_only", "write_op_not_allowed", "table_not_allowed", "function_not_allowed",
                 "column_masked_unresolvable", "column_masked_in_predicate", "database_permission_denied",
-                "workspace_required", "role_forbidden"));
+                "workspace_required", "role_forbidden",
+                "csrf_failed", "sso_denied", "sso_no_role", "sso_inactive"));
         m.put(404, List.of("not_found", "query_not_found", "version_not_found", "not_published",
                 "connection_not_found", "key_not_found", "previous_secret_not_found", "cache_entry_not_found",
                 "collection_not_found", "role_not_found"));
@@ -39,7 +41,8 @@ public final class ErrorCodes {
         m.put(429, List.of("rate_limited", "quota_exceeded", "too_many_concurrent"));
         m.put(500, List.of("query_failed", "internal_error", "config_apply_failed"));
         m.put(502, List.of("connection_failed"));
-        m.put(503, List.of("unavailable", "cancelled", "resource_limit", "secret_unavailable"));
+        m.put(503, List.of("unavailable", "cancelled", "resource_limit", "secret_unavailable",
+                "sso_unreachable", "sso_busy", "sso_unsupported"));
         m.put(504, List.of("query_timeout"));
         BY_STATUS = java.util.Collections.unmodifiableMap(m);
     }

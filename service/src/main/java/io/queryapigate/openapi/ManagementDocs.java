@@ -25,6 +25,8 @@ import java.util.Set;
 public final class ManagementDocs {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     static final String PREFIX = "/api/";
+    /** Console sign-in's routes, described here too. */
+    static final String CONSOLE_SIGN_IN = "/auth/";
     private static final List<Integer> DEFAULT_ERRORS = List.of(400, 401, 403, 404, 429);
 
     private final ObjectNode operations;
@@ -78,7 +80,7 @@ public final class ManagementDocs {
             target.set(e.getKey(), e.getValue().deepCopy());
         }
         for (Routes.Route route : routes) {
-            if (!route.path().startsWith(PREFIX)) {
+            if (!route.path().startsWith(PREFIX) && !route.path().startsWith(CONSOLE_SIGN_IN)) {
                 continue;
             }
             JsonNode doc = operations.path(route.key());
@@ -134,7 +136,7 @@ public final class ManagementDocs {
         int status = doc.path("status").asInt(200);
         ObjectNode ok = responses.putObject(Integer.toString(status))
                 .put("description", doc.path("responseDescription").asText("Done"));
-        if (status != 204) {
+        if (status != 204 && status / 100 != 3) {
             JsonNode response = doc.path("response");
             String media = doc.path("mediaType").asText("application/json");
             ok.putObject("content").putObject(media).set("schema",
@@ -199,7 +201,7 @@ public final class ManagementDocs {
     }
 
     private static String operationId(Routes.Route route) {
-        String tail = route.path().substring(PREFIX.length()).replaceAll("[^A-Za-z0-9]+", "_")
+        String tail = route.path().substring(route.path().startsWith(PREFIX) ? PREFIX.length() : 1).replaceAll("[^A-Za-z0-9]+", "_")
                 .replaceAll("^_+|_+$", "");
         return route.method().toLowerCase(java.util.Locale.ROOT) + "_" + tail;
     }
