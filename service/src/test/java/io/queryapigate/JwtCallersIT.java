@@ -18,7 +18,6 @@ import io.queryapigate.testing.Http;
 import io.queryapigate.testing.TestingConfig;
 import io.queryapigate.testing.TestingKeycloak;
 import io.queryapigate.testing.TestingPostgres;
-import io.queryapigate.testing.TestingRoleGrants;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -76,18 +75,16 @@ class JwtCallersIT {
                         + "      algorithms: [HS256]\n"
                         + "      hmacSecret: " + BACKEND_SECRET + "\n"
                         + "      roleClaim: role\n");
-        app = TestingRoleGrants.app(config);
+        app = new DropwizardTestSupport<>(GatewayApplication.class, config.toString());
         app.before();
         http = new Http("http://127.0.0.1:" + app.getLocalPort());
         store = Jdbi.create("jdbc:sqlite:" + config.getParent().resolve("queryapigate.db"));
         String tenantQueries = "{\"queries\": [\"tenant_orders\", \"order_count\", \"cached_orders\"]}";
-        TestingRoleGrants.put(store, "analyst", "default", tenantQueries);
-        TestingRoleGrants.put(store, "viewer-role", "default", tenantQueries);
-        TestingRoleGrants.put(store, "member", "default", tenantQueries);
-        TestingRoleGrants.put(store, "limited", "default",
-                "{\"queries\": [\"order_count\"], \"rate_limit\": \"3/minute\"}");
-        TestingRoleGrants.put(store, "elsewhere-only", "default",
-                "{\"queries\": [\"order_count\"], \"allowed_ips\": [\"10.0.0.0/8\"]}");
+        role("analyst", tenantQueries);
+        role("viewer-role", tenantQueries);
+        role("member", tenantQueries);
+        role("limited", "{\"queries\": [\"order_count\"], \"rate_limit\": \"3/minute\"}");
+        role("elsewhere-only", "{\"queries\": [\"order_count\"], \"allowed_ips\": [\"10.0.0.0/8\"]}");
         save("tenant_orders", "SELECT id, item FROM orders WHERE tenant = :tenant ORDER BY id",
                 Map.of("tenant", Map.of("type", "str", "from_claim", "org_id")));
         save("order_count", "SELECT count(*) AS n FROM orders", Map.of());
@@ -110,6 +107,12 @@ class JwtCallersIT {
         if (pg != null) {
             pg.dropDatabase();
         }
+    }
+
+    private static void role(String name, String grantsJson) {
+        String body = "{\"name\": \"" + name + "\", " + grantsJson.substring(1);
+        Http.Reply r = http.post("/api/v1/roles", TestingConfig.ADMIN_KEY, body);
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
     }
 
     private static void save(String name, String sql, Map<String, Object> parameters) {

@@ -560,14 +560,15 @@ public final class PythonImporter {
                 if (k.action() == Action.CREATE) {
                     long createdAt = k.key().createdAt() == null ? now : k.key().createdAt();
                     String grants = json(k.grants());
-                    long id = keyDao.insert(new ApiKeyRow(0, k.name(), k.key().hash(), IMPORTED_KEY_PREFIX,
-                            grants, k.key().expiresAt(), true, createdAt, null));
+                    ApiKeyRow inserted = new ApiKeyRow(0, k.name(), k.key().hash(), IMPORTED_KEY_PREFIX, grants,
+                            k.key().expiresAt(), true, createdAt, null);
+                    long id = keyDao.insert(inserted);
                     if (k.previousUntil() != null) {
                         keyDao.rotate(id, k.key().hash(), k.key().hash(), IMPORTED_KEY_PREFIX, k.key().previousHash(),
                                 k.previousUntil());
                     }
                     if (!k.key().active()) {
-                        keyDao.update(id, grants, grants, k.key().expiresAt(), false, now);
+                        keyDao.update(id, inserted, grants, null, null, k.key().expiresAt(), false, now);
                     }
                     keysCreated++;
                     keyIds.put(k.source(), id);
