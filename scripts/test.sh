@@ -26,7 +26,7 @@ ENV_FILE="${QAG_ENV_FILE:-/tmp/qag-test-services.env}"
 export QAG_ENV_FILE="$ENV_FILE"
 
 if [ "${QAG_SKIP_SERVICES:-0}" != 1 ]; then
-  SERVICES="${QAG_TEST_SERVICES:-postgres mariadb redis clickhouse trino chromium schemathesis moto openbao}" scripts/test-services.sh start
+  SERVICES="${QAG_TEST_SERVICES:-postgres mariadb redis clickhouse trino chromium schemathesis moto openbao keycloak}" scripts/test-services.sh start
   rc=$?
   if [ "$rc" -ne 0 ]; then
     echo "test.sh: the test servers did not all come up (exit $rc); not running Maven" >&2

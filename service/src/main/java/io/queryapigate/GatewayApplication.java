@@ -19,6 +19,9 @@ import io.queryapigate.workspaces.WorkspacePrefix;
 import io.queryapigate.workspaces.WorkspaceSettling;
 import io.queryapigate.workspaces.Workspaces;
 import io.queryapigate.auth.Credentials;
+import io.queryapigate.auth.RoleGrants;
+import io.queryapigate.jwt.JwtAuthenticator;
+import io.queryapigate.store.PrincipalDao;
 import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.ClientAddress;
@@ -73,12 +76,17 @@ import io.queryapigate.http.UnroutedMethods;
 import io.queryapigate.metrics.AllocationGauge;
 import io.queryapigate.metrics.PrometheusServlet;
 import io.queryapigate.keys.ApiKeys;
+import io.queryapigate.keys.Narrowing;
 import io.queryapigate.limits.Concurrency;
 import io.queryapigate.limits.Limits;
 import io.queryapigate.limits.Quotas;
 import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.resources.AdministratorsResource;
 import io.queryapigate.resources.ApiKeysResource;
+import io.queryapigate.resources.RolesResource;
+import io.queryapigate.roles.RoleCache;
+import io.queryapigate.roles.Roles;
+import io.queryapigate.auth.RoleGrants;
 import io.queryapigate.resources.DescriptionsResource;
 import io.queryapigate.resources.SchemaResource;
 import io.queryapigate.schema.SchemaBrowser;
@@ -201,7 +209,11 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         SavedQueries savedQueries = new SavedQueries(store, cache, new Definitions(guarding, connections, maxSql),
                 events, mapper, clock, managed);
         seed(config, savedQueries);
-        ApiKeys apiKeys = new ApiKeys(store.keys(), cache, quotas, mapper, clock, managed);
+        ApiKeys apiKeys = new ApiKeys(store.keys(), store.roles(), cache, quotas, mapper, clock, managed);
+        // API-key roles as authentication reads them (from memory, per metadata-cache TTL): keys made from a role, and
+        // signed-in users whose role claim names one
+        RoleGrants roleGrants = new RoleCache(cache, mapper);
+        Roles roles = new Roles(store.roles(), cache, managed, mapper, clock);
         Examples examples = new Examples(store, savedQueries, apiKeys, connections, cache, mapper, clock, home);
         examples.restore();
         Thread.ofVirtual().name("describe-unknown-columns").start(() -> {
@@ -238,10 +250,15 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 new WebApplicationExceptionMapper(), new ParamExceptionMapper(), new SecretUnavailableMapper(),
                 new UnexpectedExceptionMapper())
                 .forEach(jersey::register);
+        Credentials credentials = new Credentials(new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache,
+                mapper, clock, roleGrants, Narrowing::apply))
+                .withAdminTokens(new AdminTokenAuthenticator(store.jdbi(), clock));
+        if (config.getJwt() != null) {
+            credentials.withJwt(new JwtAuthenticator(config.getJwt(), roleGrants,
+                    store.jdbi().onDemand(PrincipalDao.class), clock));
+        }
         jersey.register(new AuthDynamicFeature(new ApiKeyAuthFilter.Builder()
-                .setAuthenticator(new Credentials(
-                        new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache, mapper, clock))
-                        .withAdminTokens(new AdminTokenAuthenticator(store.jdbi(), clock)))
+                .setAuthenticator(credentials)
                 .setPrefix("ApiKey")
                 .setRealm("queryapigate")
                 .buildAuthFilter()
@@ -285,10 +302,12 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 config.getSecurity().getMaskingKey() != null && !config.getSecurity().getMaskingKey().isBlank(),
                 new ApiKeysResource.ServerLimits(config.getLimits().queryTimeoutValue().toMillis() / 1000.0,
                         output.getMaxPageSize(), output.getStreamMaxRows())));
+        jersey.register(new RolesResource(roles, managed, connections, mapper,
+                config.getSecurity().getMaskingKey() != null && !config.getSecurity().getMaskingKey().isBlank()));
         jersey.register(new SchemaResource(new SchemaBrowser(connections, descriptions,
                 config.getMetadataCache().schemaTtlValue(), clock), apiKeys));
         jersey.register(new DescriptionsResource(descriptions));
-        jersey.register(new ConfigResource(new ConfigCode(store, savedQueries, apiKeys, managed, descriptions,
+        jersey.register(new ConfigResource(new ConfigCode(store, savedQueries, apiKeys, roles, managed, descriptions,
                 connections, managedConnections, cache, config.getSecurity().getMaskingKey() != null
                         && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock), mapper));
         jersey.register(new MeResource());

@@ -7,6 +7,7 @@ import io.queryapigate.config.AuthConfig;
 import io.queryapigate.config.CacheConfig;
 import io.queryapigate.config.ConnectionConfig;
 import io.queryapigate.config.EventsConfig;
+import io.queryapigate.config.JwtConfig;
 import io.queryapigate.config.LimitsConfig;
 import io.queryapigate.config.MetadataCacheConfig;
 import io.queryapigate.config.RedisConfig;
@@ -40,6 +41,10 @@ public class GatewayConfiguration extends Configuration {
     /** HTTP Basic authentication for the admin port; null (absent) asks for no credentials there. */
     @Valid
     private AdminAuthConfig adminAuth;
+
+    /** Signed-in users (JWT callers); null (absent) accepts no JWT. */
+    @Valid
+    private JwtConfig jwt;
 
     @Valid
     @NotNull
@@ -123,6 +128,16 @@ public class GatewayConfiguration extends Configuration {
     @JsonProperty
     public void setAdminAuth(AdminAuthConfig adminAuth) {
         this.adminAuth = adminAuth;
+    }
+
+    @JsonProperty
+    public JwtConfig getJwt() {
+        return jwt;
+    }
+
+    @JsonProperty
+    public void setJwt(JwtConfig jwt) {
+        this.jwt = jwt;
     }
 
     @JsonProperty

@@ -178,8 +178,8 @@ class ApiKeyLifecycleIT {
                 "invalid_body");
         http.post("/api/v1/api-keys", ADMIN, "{\"name\": \"x\", \"quota\": {\"per\": \"day\"}}").assertRefused(400,
                 "invalid_body");
-        http.post("/api/v1/api-keys", ADMIN, "{\"name\": \"x\", \"role\": \"reporting\"}").assertRefused(400,
-                "invalid_body");
+        http.post("/api/v1/api-keys", ADMIN, "{\"name\": \"x\", \"role\": \"reporting\"}").assertRefused(404,
+                "role_not_found");
         Reply lenient = http.post("/api/v1/api-keys", ADMIN, "{\"name\": \"round trip\", \"collections\": [],"
                 + " \"role\": null, \"connections\": \"*\", \"quota\": {\"rows\": 10, \"calls\": null,"
                 + " \"per\": \"day\"}}");

@@ -89,7 +89,7 @@ class EventLogIT {
             // a day and a bit old for the first thousand: the retention sweep must take them
             long at = i < 1_000 ? now - Duration.ofHours(25).toMillis() : now - i;
             log.record(new EventRow(at, "req" + Long.toHexString(0x1000_0000L + i), 7, 3L + (i % 5), 1, null,
-                    "demo", 200, 1 + i % 40, 400 + i % 900, 180 + i % 700, null));
+                    "demo", 200, 1 + i % 40, 400 + i % 900, 180 + i % 700, null, null));
         }
         log.stop();
         log.sweep();

@@ -8,6 +8,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.auth.KeyHasher;
 import io.queryapigate.testing.TestingBrowser;
+import io.queryapigate.testing.TestingKeycloak;
 import io.queryapigate.testing.TestingConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -50,7 +51,7 @@ class SsoSignInIT {
     static String ssoYaml(String store) {
         return (store == null ? "" : store)
                 + "secrets:\n  fileDirectories: [" + SECRETS + "]\n"
-                + "sso:\n  issuer: " + TestingBrowser.keycloak() + "/realms/queryapigate\n"
+                + "sso:\n  issuer: " + TestingKeycloak.url() + "/realms/queryapigate\n"
                 + "  clientId: queryapigate-console\n"
                 + "  clientSecret: \"${file:" + SECRETS.resolve("console-secret") + "}\"\n"
                 + "  roles: {qag-owners: owner, qag-developers: developer, qag-auditors: auditor}\n";
@@ -169,7 +170,7 @@ class SsoSignInIT {
                 + " administrators WHERE name = 'alice'");
         assertThat(admin).hasSize(1);
         assertThat(admin.get(0).subList(0, 6)).containsExactly("alice", "owner", "alice@example.com",
-                TestingBrowser.keycloak() + "/realms/queryapigate", "a11ce000-0000-4000-8000-000000000001", "sso");
+                TestingKeycloak.url() + "/realms/queryapigate", "a11ce000-0000-4000-8000-000000000001", "sso");
         String sessionId = browser.cookie(at("/"), SESSION);
         String csrf = browser.cookie(at("/"), CSRF);
         assertThat(rows("SELECT id_hash, csrf_hash FROM admin_sessions WHERE id_hash = ?",
@@ -290,7 +291,7 @@ class SsoSignInIT {
         HttpResponse<String> out = withSession(alice, "POST", "/auth/logout");
         assertThat(out.statusCode()).as(out.body()).isEqualTo(200);
         assertThat(json(out).get("signed_out").asBoolean()).isTrue();
-        assertThat(json(out).get("provider_sign_out").asText()).startsWith(TestingBrowser.keycloak()
+        assertThat(json(out).get("provider_sign_out").asText()).startsWith(TestingKeycloak.url()
                 + "/realms/queryapigate/protocol/openid-connect/logout?client_id=queryapigate-console");
         assertThat(TestingBrowser.setCookie(out, SESSION)).contains("Max-Age=0");
         TestingBrowser replay = new TestingBrowser();

@@ -134,7 +134,7 @@ public final class CallRecorder {
                 rowsOut.update(rows);
             }
             events.record(new EventRow(clock.millis(), requestId, caller.keyId(), queryId, version, sqlHash,
-                    connection, status, rows, nanos / 1_000, bytes, errorCode));
+                    connection, status, rows, nanos / 1_000, bytes, errorCode, caller.identity().role()));
         }
     }
 

@@ -153,7 +153,7 @@ public final class QueryService {
         if (Guarding.restricted(caller) || !verdict.isRead() || !connectionName.equals(own)) {
             verdict = guarding.check(caller, connection, q.sql().jdbcSql());
         }
-        Map<String, Object> values = q.rules().resolve(request.textParams(), request.jsonParams());
+        Map<String, Object> values = q.rules().resolve(request.textParams(), request.jsonParams(), claims(caller));
         List<Parameter> parameters = q.rules().bind(q.sql().markers(), values);
         Duration timeout = Timeouts.effective(Timeouts.forCaller(connection.timeout(), caller), request.timeout());
         Masking.Plan mask = maskPlan(caller, connection, verdict);
@@ -163,6 +163,15 @@ public final class QueryService {
                 : null;
         return new CheckedStatement(connection, q.sql().jdbcSql(), parameters, verdict, timeout, mask, cacheKey, ttl,
                 cacheKey == null ? null : CachedAnswers.about(q, connectionName, request.output()));
+    }
+
+    /**
+     * Where a saved query's {@code from_claim} values come from: the caller's claims (a signed-in user's token, a
+     * key's fixed ones); an administrator without claims supplies them like any other parameter (to test a query).
+     */
+    private static Map<String, Object> claims(Caller caller) {
+        Map<String, Object> claims = caller.identity().claims();
+        return claims.isEmpty() && caller.admin() ? null : claims;
     }
 
     private CheckedStatement adHoc(CallRequest request) {

@@ -18,6 +18,7 @@ import io.queryapigate.events.EventLog;
 import io.queryapigate.guard.Guarding;
 import io.queryapigate.guard.SqlGuard;
 import io.queryapigate.keys.ApiKeys;
+import io.queryapigate.roles.Roles;
 import io.queryapigate.limits.Quotas;
 import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.queries.Definitions;
@@ -65,7 +66,7 @@ public final class ConfigCommand extends ConfiguredCommand<GatewayConfiguration>
                 .help("export: write the store into DIR; diff: print what applying DIR would change; apply: make the"
                         + " store match DIR, all or nothing");
         subparser.addArgument("dir").help("the configuration directory (connections/NAME.yaml, queries/NAME.yaml,"
-                + " api_keys/NAME.yaml, descriptions/CONNECTION.yaml)");
+                + " api_keys/NAME.yaml, roles/NAME.yaml, descriptions/CONNECTION.yaml)");
         super.configure(subparser);
         subparser.addArgument("--prune").dest("prune").action(Arguments.storeTrue())
                 .help("diff/apply: also delete what a directory applied earlier owned and DIR no longer declares");
@@ -156,9 +157,11 @@ public final class ConfigCommand extends ConfiguredCommand<GatewayConfiguration>
         SavedQueries queries = new SavedQueries(store, cache, new Definitions(guarding, connections, maxSql), events,
                 mapper, clock, managed);
         Quotas quotas = new Quotas(store.usage(), clock, ZoneId.systemDefault(), null, "", 0, metrics);
-        ApiKeys keys = new ApiKeys(store.keys(), cache, quotas, mapper, clock, managed);
+        ApiKeys keys = new ApiKeys(store.keys(), store.roles(), cache, quotas, mapper, clock, managed);
         String maskingKey = config.getSecurity().getMaskingKey();
-        return new ConfigCode(store, queries, keys, managed, new Descriptions(store, connections, clock), connections,
+        Roles roles = new Roles(store.roles(), cache, managed, mapper, clock);
+        return new ConfigCode(store, queries, keys, roles, managed, new Descriptions(store, connections, clock),
+                connections,
                 stored, cache, maskingKey != null && !maskingKey.isBlank(), mapper, clock);
     }
 

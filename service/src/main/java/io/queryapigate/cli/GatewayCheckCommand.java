@@ -44,6 +44,9 @@ public final class GatewayCheckCommand extends CheckCommand<GatewayConfiguration
             GatewayConfiguration configuration) throws Exception {
         DialectRegistry registry = DialectRegistry.discover(GatewayCheckCommand.class.getClassLoader());
         configuration.getConnections().forEach((name, c) -> registry.require(c.getDialect(), name));
+        if (configuration.getJwt() != null) {
+            configuration.getJwt().validate();
+        }
         super.run(bootstrap, namespace, configuration);
         if (Boolean.TRUE.equals(namespace.getBoolean(CONNECT))) {
             reportPrivileges(configuration, registry, System.out, PrivilegeCheck.TIMEOUT);

@@ -18,7 +18,7 @@ import org.jdbi.v3.core.Jdbi;
  * transaction on the target; refuses a target that already holds keys or queries.
  */
 public final class MigrateStoreCommand extends ConfiguredCommand<GatewayConfiguration> {
-    static final List<String> TABLES = List.of("api_keys", "saved_queries", "query_versions", "run_history",
+    static final List<String> TABLES = List.of("roles", "api_keys", "saved_queries", "query_versions", "run_history",
             "events", "usage_counters", "example_items");
     /** Tables keyed by other columns than an {@code id} of their own. */
     private static final List<String> WITHOUT_ID = List.of("query_versions", "usage_counters", "example_items");

@@ -77,6 +77,9 @@ public final class PostmanExport {
         Map<String, ParamSpec> specs = specs(declared);
         for (String marker : saved.definitions().sqlText(v.sqlText(), v.connectionName()).markerNames()) {
             ParamSpec spec = specs.get(marker);
+            if (spec != null && spec.bindsClaim()) {
+                continue; // filled from the caller's claims, never sent
+            }
             query.add(parameter(marker, declared.get(marker), spec == null ? ParamSpec.plain(marker) : spec));
         }
         query.add(JSON.objectNode().put("key", "format").put("value", "json").put("disabled", true)

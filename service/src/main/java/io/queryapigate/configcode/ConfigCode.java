@@ -24,6 +24,9 @@ import io.queryapigate.store.ManagedRow;
 import io.queryapigate.store.MetadataCache;
 import io.queryapigate.store.QueryVersionRow;
 import io.queryapigate.store.SavedQueryRow;
+import io.queryapigate.store.RoleRow;
+import io.queryapigate.roles.Roles;
+import io.queryapigate.auth.Identity;
 import io.queryapigate.store.Store;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -58,7 +61,8 @@ public final class ConfigCode {
     /** The author a query's version gets when its file names none. */
     public static final String AUTHOR = "config";
     private static final List<String> KINDS = List.of(ManagedObjects.CONNECTIONS, ManagedObjects.QUERIES,
-            ManagedObjects.API_KEYS, ManagedObjects.DESCRIPTIONS);
+            ManagedObjects.ROLES, ManagedObjects.API_KEYS, ManagedObjects.DESCRIPTIONS);
+    private static final Set<String> ROLE_FIELDS;
     private static final Set<String> DESCRIPTION_FIELDS = Set.of("name", "items");
     private static final Set<String> KEY_FIELDS;
     private static final Set<String> KEY_STATE_FIELDS;
@@ -79,7 +83,13 @@ public final class ConfigCode {
         Set<String> state = new HashSet<>(KeyBody.GRANT_FIELDS);
         state.add("active");
         state.add("expires_at");
+        state.add("role");
+        state.add("claims");
         KEY_STATE_FIELDS = Set.copyOf(state);
+        Set<String> role = new HashSet<>(Roles.GRANT_FIELDS);
+        role.addAll(Roles.ROLE_FIELDS);
+        role.add("name");
+        ROLE_FIELDS = Set.copyOf(role);
         Set<String> all = new HashSet<>(state);
         all.add("name");
         all.add("secret_sha256");
@@ -89,6 +99,7 @@ public final class ConfigCode {
     private final Store store;
     private final SavedQueries queries;
     private final ApiKeys keys;
+    private final Roles roles;
     private final ManagedObjects managed;
     private final Descriptions descriptions;
     private final ConnectionRegistry connections;
@@ -104,12 +115,13 @@ public final class ConfigCode {
      * @param stored the connections managed through the API, which a directory may declare
      * @param hashMasking whether the server has a masking key (hash mask rules)
      */
-    public ConfigCode(Store store, SavedQueries queries, ApiKeys keys, ManagedObjects managed,
+    public ConfigCode(Store store, SavedQueries queries, ApiKeys keys, Roles roles, ManagedObjects managed,
             Descriptions descriptions, ConnectionRegistry connections, Connections stored, MetadataCache cache,
             boolean hashMasking, ObjectMapper mapper, Clock clock) {
         this.store = store;
         this.queries = queries;
         this.keys = keys;
+        this.roles = roles;
         this.managed = managed;
         this.descriptions = descriptions;
         this.connections = connections;
@@ -140,7 +152,10 @@ public final class ConfigCode {
 
     /** What a directory declares, read and checked. */
     private record Declared(Map<String, DeclaredConnection> connections, Map<String, DeclaredQuery> queries,
-            Map<String, DeclaredKey> keys, Map<String, DeclaredDescriptions> descriptions, String sha256) {}
+            Map<String, DeclaredRole> roles, Map<String, DeclaredKey> keys,
+            Map<String, DeclaredDescriptions> descriptions, String sha256) {}
+
+    private record DeclaredRole(String name, ConfigFile file, Roles.State state, ObjectNode shape) {}
 
     private record DeclaredConnection(String name, ConfigFile file, Connections.Declared declared) {}
 
@@ -200,6 +215,11 @@ public final class ConfigCode {
             ObjectNode out = JSON.objectNode().put("name", q.name());
             out.setAll(shape);
             files.put(ManagedObjects.QUERIES + "/" + q.name() + ".yaml", yaml(out));
+        }
+        for (RoleRow row : roles.list(Identity.DEFAULT_WORKSPACE)) {
+            ObjectNode out = JSON.objectNode().put("name", row.name());
+            out.setAll(roleShape(roles.state(row)));
+            files.put(ManagedObjects.ROLES + "/" + row.name() + ".yaml", yaml(out));
         }
         Set<String> exampleKeys = Set.copyOf(store.examples().names(ExampleDao.KEY));
         for (ApiKeyRow row : keys.list()) {
@@ -286,6 +306,8 @@ public final class ConfigCode {
                         ManagedObjects.CONNECTIONS, c.name(), c.file())) || declared.queries().values().stream().anyMatch(q -> !ownedBy(owned,
                         ManagedObjects.QUERIES, q.name(), q.file())) || declared.keys().values().stream()
                         .anyMatch(k -> !ownedBy(owned, ManagedObjects.API_KEYS, k.name(), k.file()))
+                        || declared.roles().values().stream().anyMatch(r -> !ownedBy(owned, ManagedObjects.ROLES,
+                        r.name(), r.file()))
                         || declared.descriptions().values().stream().anyMatch(d -> !ownedBy(owned,
                         ManagedObjects.DESCRIPTIONS, d.name(), d.file()));
                 if (plan.changes().isEmpty() && !newlyOwned) {
@@ -379,6 +401,7 @@ public final class ConfigCode {
         Problems problems = staging.problems();
         Map<String, DeclaredQuery> qs = new TreeMap<>();
         Map<String, DeclaredKey> ks = new TreeMap<>();
+        Map<String, DeclaredRole> rs = new TreeMap<>();
         Map<String, DeclaredDescriptions> ds = new TreeMap<>();
         Map<String, String> seen = new LinkedHashMap<>();
         StringBuilder digest = new StringBuilder();
@@ -389,7 +412,7 @@ public final class ConfigCode {
             String stem = fileName.replaceFirst("\\.ya?ml$", "");
             if (parts.length != 2 || !KINDS.contains(parts[0]) || stem.equals(fileName) || stem.isEmpty()) {
                 problems.add(path, 1, "is not where a configuration file goes: connections/NAME.yaml,"
-                        + " queries/NAME.yaml, api_keys/NAME.yaml or descriptions/CONNECTION.yaml");
+                        + " queries/NAME.yaml, api_keys/NAME.yaml, roles/NAME.yaml or descriptions/CONNECTION.yaml");
                 continue;
             }
             ConfigFile f = ConfigFile.parse(path, e.getValue() == null ? "" : e.getValue(), problems);
@@ -415,6 +438,8 @@ public final class ConfigCode {
                 readQuery(f, name, problems).ifPresent(q -> qs.put(name, q));
             } else if (parts[0].equals(ManagedObjects.API_KEYS)) {
                 readKey(f, name, problems).ifPresent(k -> ks.put(name, k));
+            } else if (parts[0].equals(ManagedObjects.ROLES)) {
+                readRole(f, name, problems).ifPresent(r -> rs.put(name, r));
             } else {
                 readDescriptions(f, name, problems).ifPresent(d -> ds.put(name, d));
             }
@@ -430,7 +455,7 @@ public final class ConfigCode {
             }
         }
         problems.throwIfAny();
-        return new Declared(staging.declared(), qs, ks, ds, ConfigFile.sha256(digest.toString()));
+        return new Declared(staging.declared(), qs, rs, ks, ds, ConfigFile.sha256(digest.toString()));
     }
 
     private Optional<DeclaredQuery> readQuery(ConfigFile f, String name, Problems problems) {
@@ -499,8 +524,37 @@ public final class ConfigCode {
         if (!ok) {
             return Optional.empty();
         }
-        ApiKeys.State state = KeyBody.apply(fields, KeyBody.NONE, knownConnection, hashMasking);
+        String role = fields.path("role").isTextual() ? fields.get("role").textValue() : null;
+        ApiKeys.State state = KeyBody.apply(fields, role == null ? KeyBody.NONE : KeyBody.fromRole(role),
+                knownConnection, hashMasking);
         return Optional.of(new DeclaredKey(name, f, state, secretSha256, keyShape(state)));
+    }
+
+    private Optional<DeclaredRole> readRole(ConfigFile f, String name, Problems problems) {
+        boolean ok = true;
+        try {
+            KeyFields.objectName(name);
+        } catch (IllegalArgumentException e) {
+            problems.add(f.path(), f.line("name"), "A role name " + e.getMessage() + ".");
+            ok = false;
+        }
+        ObjectNode fields = JSON.objectNode();
+        for (Iterator<Map.Entry<String, JsonNode>> it = f.body().fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = it.next();
+            if (!ROLE_FIELDS.contains(field.getKey())) {
+                problems.add(f.path(), f.line(field.getKey()), field.getKey() + " is not a known field of a role");
+                ok = false;
+            } else if (!field.getKey().equals("name")) {
+                fields.set(field.getKey(), field.getValue());
+            }
+        }
+        try {
+            Roles.State state = Roles.apply(fields, Roles.NONE, knownConnection, hashMasking);
+            return ok ? Optional.of(new DeclaredRole(name, f, state, roleShape(state))) : Optional.empty();
+        } catch (ApiException e) {
+            report(f, e, "name", problems);
+            return Optional.empty();
+        }
     }
 
     private Optional<DeclaredDescriptions> readDescriptions(ConfigFile f, String name, Problems problems) {
@@ -633,11 +687,42 @@ public final class ConfigCode {
             changes.add(new Plan.Change(ManagedObjects.QUERIES, q.name(), file, "update", fields, notes));
         }
 
+        Map<String, RoleRow> storedRoles = new TreeMap<>();
+        roles.list(Identity.DEFAULT_WORKSPACE).forEach(r -> storedRoles.put(r.name(), r));
+        for (DeclaredRole r : declared.roles().values()) {
+            RoleRow row = storedRoles.get(r.name());
+            String file = r.file().path();
+            if (row == null) {
+                if (store.roles().findByName(r.name()).isPresent()) {
+                    problems.add(file, r.file().line("name"), "A role named '" + r.name() + "' already exists in"
+                            + " another workspace: role names are unique on the server");
+                    continue;
+                }
+                changes.add(new Plan.Change(ManagedObjects.ROLES, r.name(), file, "create",
+                        fields(null, r.shape(), Set.of()), List.of()));
+                continue;
+            }
+            Map<String, Plan.FieldChange> fields = fields(roleShape(roles.state(row)), r.shape(), Set.of());
+            List<String> keysOf = roles.keysOf(row);
+            if (fields.isEmpty()) {
+                unchanged.add(new Plan.Ref(ManagedObjects.ROLES, r.name(), file));
+            } else {
+                changes.add(new Plan.Change(ManagedObjects.ROLES, r.name(), file, "update", fields, keysOf.isEmpty()
+                        ? List.of() : List.of("the keys made from it get the change: " + String.join(", ", keysOf))));
+            }
+        }
+
         Map<String, ApiKeyRow> storedKeys = new TreeMap<>();
         keys.list().forEach(k -> storedKeys.put(k.name(), k));
         for (DeclaredKey k : declared.keys().values()) {
             ApiKeyRow row = storedKeys.get(k.name());
             String file = k.file().path();
+            String role = k.state().role();
+            if (role != null && !declared.roles().containsKey(role) && !storedRoles.containsKey(role)) {
+                problems.add(file, k.file().line("role"), "role names no role of the directory or the store: '"
+                        + role + "'");
+                continue;
+            }
             if (k.secretSha256() != null) {
                 Optional<ApiKeyRow> holder = store.keys().findByHash(k.secretSha256());
                 if (holder.isPresent() && !holder.get().name().equals(k.name())) {
@@ -719,6 +804,11 @@ public final class ConfigCode {
         for (String name : storedKeys.keySet()) {
             if (!declared.keys().containsKey(name) && !exampleKeys.contains(name)) {
                 leftOrPruned(ManagedObjects.API_KEYS, name, owned, prune, deletes, notInDirectory);
+            }
+        }
+        for (String name : storedRoles.keySet()) {
+            if (!declared.roles().containsKey(name)) {
+                leftOrPruned(ManagedObjects.ROLES, name, owned, prune, deletes, notInDirectory);
             }
         }
         Set<String> exampleQueries = Set.copyOf(store.examples().names(ExampleDao.QUERY));
@@ -814,6 +904,16 @@ public final class ConfigCode {
             }
             return;
         }
+        if (change.kind().equals(ManagedObjects.ROLES)) {
+            afterCommit.add(() -> cache.invalidateRole(name));
+            DeclaredRole r = declared.roles().get(name);
+            switch (change.action()) {
+                case "create" -> roles.create(Identity.DEFAULT_WORKSPACE, name, r.state(), actor);
+                case "delete" -> roles.delete(Identity.DEFAULT_WORKSPACE, name, null);
+                default -> roles.update(Identity.DEFAULT_WORKSPACE, name, null, read -> r.state(), actor);
+            }
+            return;
+        }
         DeclaredKey k = declared.keys().get(name);
         store.keys().findByName(name).ifPresent(row -> afterCommit.add(() -> {
             cache.invalidateKey(row.keyHash());
@@ -856,6 +956,10 @@ public final class ConfigCode {
             dao.forget(ManagedObjects.QUERIES, q.name());
             dao.insert(new ManagedRow(ManagedObjects.QUERIES, q.name(), q.file().path(), q.file().sha256(), now,
                     actor));
+        }
+        for (DeclaredRole r : declared.roles().values()) {
+            dao.forget(ManagedObjects.ROLES, r.name());
+            dao.insert(new ManagedRow(ManagedObjects.ROLES, r.name(), r.file().path(), r.file().sha256(), now, actor));
         }
         for (DeclaredKey k : declared.keys().values()) {
             dao.forget(ManagedObjects.API_KEYS, k.name());
@@ -960,7 +1064,17 @@ public final class ConfigCode {
     }
 
     private ApiKeys.State stateOf(ApiKeyRow row) {
-        return new ApiKeys.State(keys.grants(row), row.expiresAt(), row.active());
+        return keys.state(row);
+    }
+
+    /** A role as a file writes it: its description, and its grants as a key's are written. */
+    private ObjectNode roleShape(Roles.State state) {
+        ObjectNode o = JSON.objectNode();
+        if (state.description() != null) {
+            o.put("description", state.description());
+        }
+        o.setAll(keyShape(new ApiKeys.State(state.grants(), null, true)));
+        return o;
     }
 
     /** A key's grants as a file writes them: the API's defaults left out, but its reach always written. */
@@ -983,6 +1097,12 @@ public final class ConfigCode {
         }
         if (!state.active()) {
             o.put("active", false);
+        }
+        if (state.role() != null) {
+            o.put("role", state.role());
+        }
+        if (!state.claims().isEmpty()) {
+            o.set("claims", mapper.valueToTree(state.claims()));
         }
         return o;
     }

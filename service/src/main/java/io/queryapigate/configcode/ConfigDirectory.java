@@ -14,7 +14,8 @@ import java.util.stream.Stream;
 
 /** A configuration directory on disk: its YAML files read as path to text, and an export written into it. */
 public final class ConfigDirectory {
-    private static final List<String> KIND_FOLDERS = List.of("connections", "queries", "api_keys", "descriptions");
+    private static final List<String> KIND_FOLDERS = List.of("connections", "queries", "api_keys", "roles",
+            "descriptions");
 
     private ConfigDirectory() {}
 

@@ -9,7 +9,9 @@ import io.queryapigate.events.EventLog;
 import io.queryapigate.limits.Quotas;
 import io.queryapigate.http.ServerTime;
 import io.queryapigate.scope.Scope;
+import io.queryapigate.store.AdministratorDao;
 import io.queryapigate.store.ApiKeyRow;
+import io.queryapigate.store.PrincipalDao;
 import io.queryapigate.store.HistoryDao;
 import io.queryapigate.store.RunRow;
 import io.queryapigate.store.SavedQueryRow;
@@ -21,6 +23,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -37,11 +40,14 @@ public final class RunHistory {
     private final Store store;
     private final EventLog events;
     private final Quotas quotas;
+    private final People people;
 
     public RunHistory(Store store, EventLog events, Quotas quotas) {
         this.store = store;
         this.events = events;
         this.quotas = quotas;
+        this.people = new People(store.jdbi().onDemand(PrincipalDao.class),
+                store.jdbi().onDemand(AdministratorDao.class), System::currentTimeMillis);
     }
 
     /** The filters of a history page, as the query string gave them (null or empty: absent). */
@@ -153,10 +159,26 @@ public final class RunHistory {
 
     private ObjectNode page(List<RunRow> rows, int size, Map<Long, String> queryNames) {
         Map<Long, String> keyNames = keyNames();
+        List<Long> others = new java.util.ArrayList<>();
+        for (int i = 0; i < Math.min(size, rows.size()); i++) {
+            if (rows.get(i).keyId() < Caller.NO_KEY_ID) {
+                others.add(rows.get(i).keyId());
+            }
+        }
+        Map<Long, People.Person> persons = others.isEmpty() ? Map.of() : people.of(others);
         ObjectNode out = JSON.objectNode();
         ArrayNode items = out.putArray("items");
         for (int i = 0; i < Math.min(size, rows.size()); i++) {
-            items.add(item(rows.get(i), queryNames::get, keyNames::get));
+            RunRow row = rows.get(i);
+            People.Person person = persons.get(row.keyId());
+            ObjectNode item = item(row, queryNames::get, person != null ? id -> person.name() : keyNames::get);
+            if (person != null && person.issuer() != null) {
+                item.put("issuer", person.issuer());
+            }
+            if (row.role() != null && row.keyId() != Caller.ADMIN_KEY_ID) { // the key "admin" is always owner
+                item.put("role", row.role());
+            }
+            items.add(item);
         }
         if (rows.size() > size) {
             out.put("next_cursor", encode(rows.get(size - 1).id()));
@@ -210,7 +232,8 @@ public final class RunHistory {
         if (name.equals("admin")) {
             return Caller.ADMIN_KEY_ID;
         }
-        return store.keys().findByName(name).filter(k -> Scope.owns(k.workspace())).map(ApiKeyRow::id).orElse(null);
+        Optional<Long> key = store.keys().findByName(name).filter(k -> Scope.owns(k.workspace())).map(ApiKeyRow::id);
+        return key.isPresent() ? key.get() : people.keyIdOf(name);
     }
 
     static String encode(long id) {

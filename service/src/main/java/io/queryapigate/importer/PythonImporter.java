@@ -562,14 +562,15 @@ public final class PythonImporter {
                 if (k.action() == Action.CREATE) {
                     long createdAt = k.key().createdAt() == null ? now : k.key().createdAt();
                     String grants = json(k.grants());
-                    long id = keyDao.insert(new ApiKeyRow(0, k.name(), k.key().hash(), IMPORTED_KEY_PREFIX,
-                            grants, k.key().expiresAt(), true, createdAt, null, Scope.DEFAULT));
+                    ApiKeyRow inserted = new ApiKeyRow(0, k.name(), k.key().hash(), IMPORTED_KEY_PREFIX, grants,
+                            k.key().expiresAt(), true, createdAt, null, null, null, null, Scope.DEFAULT, null, null);
+                    long id = keyDao.insert(inserted);
                     if (k.previousUntil() != null) {
                         keyDao.rotate(id, k.key().hash(), k.key().hash(), IMPORTED_KEY_PREFIX, k.key().previousHash(),
                                 k.previousUntil());
                     }
                     if (!k.key().active()) {
-                        keyDao.update(id, grants, grants, k.key().expiresAt(), false, now);
+                        keyDao.update(id, inserted, grants, null, null, k.key().expiresAt(), false, now);
                     }
                     keysCreated++;
                     keyIds.put(k.source(), id);
@@ -586,7 +587,7 @@ public final class PythonImporter {
                 historyDao.insertRun(new RunRow(0, queryIds.get(r.query()), r.version(), r.at(), requestId(r),
                         keyIds.getOrDefault(e.path("key_name").asText(""), -1L), connection, status(e),
                         e.path("rows").asLong(0), Math.round(e.path("duration_ms").asDouble(0) * 1000),
-                        code == null || code.length() <= 40 ? code : code.substring(0, 40), null));
+                        code == null || code.length() <= 40 ? code : code.substring(0, 40), null, null));
             }
             return new Result(created, versions, keysCreated, plan.runs().size());
         });

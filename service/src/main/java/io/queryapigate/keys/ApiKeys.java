@@ -12,6 +12,7 @@ import io.queryapigate.scope.Scope;
 import io.queryapigate.store.ApiKeyDao;
 import io.queryapigate.store.ApiKeyRow;
 import io.queryapigate.store.MetadataCache;
+import io.queryapigate.store.RoleDao;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
@@ -31,22 +33,30 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * in the event log. Every change reaches this instance's metadata cache at once (others within its TTL). Changes are
  * checked against the row as read, so two administrators cannot silently overwrite each other. A key a
  * configuration-as-code directory owns changes only through an apply (409 {@code managed_by_file} otherwise).
+ * A key made from a role (of the key's workspace) may do what the role allows, narrowed by its own grants
+ * ({@link Narrowing}); its own may name nothing the role does not reach. A key no longer made from its role keeps
+ * what it had through it, as its own grants.
  */
 public final class ApiKeys {
     public static final int DEFAULT_GRACE_MINUTES = 60;
     public static final int MAX_GRACE_MINUTES = 7 * 24 * 60;
     private static final int ATTEMPTS = 5;
 
+    private static final Grants NOTHING = new Grants(null, null, false, false, null, null, null, null, null, null,
+            null, null, null);
+
     private final ApiKeyDao keys;
+    private final RoleDao roles;
     private final MetadataCache cache;
     private final Quotas quotas;
     private final ObjectMapper mapper;
     private final Clock clock;
     private final ManagedObjects managed;
 
-    public ApiKeys(ApiKeyDao keys, MetadataCache cache, Quotas quotas, ObjectMapper mapper, Clock clock,
+    public ApiKeys(ApiKeyDao keys, RoleDao roles, MetadataCache cache, Quotas quotas, ObjectMapper mapper, Clock clock,
             ManagedObjects managed) {
         this.keys = keys;
+        this.roles = roles;
         this.managed = managed;
         this.cache = cache;
         this.quotas = quotas;
@@ -54,8 +64,21 @@ public final class ApiKeys {
         this.clock = clock;
     }
 
-    /** What a key may be changed to: its grants (limits included), expiry and whether it is active. */
-    public record State(Grants grants, String expiresAt, boolean active) {}
+    /**
+     * What a key may be changed to: its grants (limits included; for a key made from a role, what narrows the
+     * role's), expiry, whether it is active, the role it is made from (null: none) and its fixed claims.
+     */
+    public record State(Grants grants, String expiresAt, boolean active, String role, Map<String, Object> claims) {
+        public State {
+            claims = claims == null ? Map.of() : java.util.Collections.unmodifiableSortedMap(
+                    new java.util.TreeMap<>(claims));
+        }
+
+        /** A key made from no role, without claims. */
+        public State(Grants grants, String expiresAt, boolean active) {
+            this(grants, expiresAt, active, null, Map.of());
+        }
+    }
 
     /** A key and its new secret, shown this once. */
     public record Issued(ApiKeyRow key, String secret) {}
@@ -76,21 +99,52 @@ public final class ApiKeys {
                 ApiException.notFound("key_not_found", "API key '" + name + "' not found"));
     }
 
+    /** The key's own grants (for a key made from a role, what narrows the role's). */
     public Grants grants(ApiKeyRow row) {
+        return parse(row.grants());
+    }
+
+    /** What the key may do: its own grants, or for a key made from a role, the role's narrowed by them. */
+    public Grants effective(ApiKeyRow row) {
+        if (row.roleName() == null) {
+            return grants(row);
+        }
+        return roleGrants(row.workspace(), row.roleName()).map(role -> Narrowing.apply(role, grants(row)))
+                .orElse(NOTHING);
+    }
+
+    /** The key's fixed values for {@code from_claim} parameters, by name. */
+    public Map<String, Object> claims(ApiKeyRow row) {
+        if (row.claims() == null) {
+            return Map.of();
+        }
         try {
-            return mapper.readValue(row.grants(), Grants.class);
+            return KeyFields.claims(mapper.readTree(row.claims()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
+    /** The key's state as stored. */
+    public State state(ApiKeyRow row) {
+        return new State(grants(row), row.expiresAt(), row.active(), row.roleName(), claims(row));
+    }
+
     /**
-     * Creates a key; 409 {@code key_exists} when one of that name exists, {@code name_taken} when an administrator
-     * has it.
+     * Creates a key in the default workspace; 409 {@code key_exists} when one of that name exists, {@code name_taken}
+     * when an administrator has it.
      */
     public Issued create(String name, State state) {
+        return create(io.queryapigate.auth.Identity.DEFAULT_WORKSPACE, name, state);
+    }
+
+    /**
+     * Creates a key in {@code workspace} (a role it is made from must be of that workspace: 404 {@code
+     * role_not_found} otherwise); 409 {@code key_exists} when one of that name exists.
+     */
+    public Issued create(String workspace, String name, State state) {
         String secret = KeyHasher.newSecret();
-        insert(name, KeyHasher.hashHex(secret), KeyHasher.displayPrefix(secret), state);
+        insert(workspace, name, KeyHasher.hashHex(secret), KeyHasher.displayPrefix(secret), state);
         return new Issued(find(name), secret);
     }
 
@@ -99,7 +153,7 @@ public final class ApiKeys {
      * secret_sha256}); its listed prefix is {@link KeyHasher#PREFIX} alone. 409 {@code key_exists} as {@link #create}.
      */
     public ApiKeyRow createWithHash(String name, String secretSha256, State state) {
-        insert(name, secretSha256, KeyHasher.PREFIX, state);
+        insert(io.queryapigate.auth.Identity.DEFAULT_WORKSPACE, name, secretSha256, KeyHasher.PREFIX, state);
         return find(name);
     }
 
@@ -121,15 +175,17 @@ public final class ApiKeys {
         return find(name);
     }
 
-    private void insert(String name, String hash, String prefix, State state) {
-        ApiKeyRow row = new ApiKeyRow(0, name, hash, prefix, json(state.grants()), state.expiresAt(), state.active(),
-                clock.millis(), null, Scope.current());
+    private void insert(String workspace, String name, String hash, String prefix, State state) {
         if (keys.findByName(name).isPresent()) {
             throw exists(name);
         }
         if (keys.administratorNamed(name)) { // a name in the logs and the history always means one caller
             throw new ApiException(409, "name_taken", "'" + name + "' is an administrator's name - choose another");
         }
+        State checked = withRole(workspace, null, state);
+        ApiKeyRow row = new ApiKeyRow(0, name, hash, prefix, json(checked.grants()), checked.expiresAt(),
+                checked.active(), clock.millis(), null, null, null, null, workspace, checked.role(),
+                claimsJson(checked.claims()));
         try {
             keys.insert(row);
         } catch (UnableToExecuteStatementException e) {
@@ -151,10 +207,11 @@ public final class ApiKeys {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             ApiKeyRow row = find(name);
             checkMatch(row, ifMatch);
-            State next = change.apply(new State(grants(row), row.expiresAt(), row.active()));
+            State read = state(row);
+            State next = withRole(row.workspace(), read, change.apply(read));
             Long revokedAt = next.active() ? null : row.active() ? Long.valueOf(clock.millis()) : row.revokedAt();
-            if (keys.update(row.id(), row.grants(), json(next.grants()), next.expiresAt(), next.active(),
-                    revokedAt) == 1) {
+            if (keys.update(row.id(), row, json(next.grants()), next.role(), claimsJson(next.claims()),
+                    next.expiresAt(), next.active(), revokedAt) == 1) {
                 invalidate(row);
                 return find(name);
             }
@@ -219,7 +276,8 @@ public final class ApiKeys {
     /** The key's version for {@code ETag}/{@code If-Match}: it changes with every change to the key. */
     public static String etag(ApiKeyRow row) {
         String state = row.name() + '\u0000' + row.grants() + '\u0000' + row.expiresAt() + '\u0000' + row.active()
-                + '\u0000' + row.keyHash() + '\u0000' + row.previousHash() + '\u0000' + row.previousExpiresAt();
+                + '\u0000' + row.keyHash() + '\u0000' + row.previousHash() + '\u0000' + row.previousExpiresAt()
+                + '\u0000' + row.roleName() + '\u0000' + row.claims();
         try {
             byte[] d = MessageDigest.getInstance("SHA-256").digest(state.getBytes(StandardCharsets.UTF_8));
             return "\"" + HexFormat.of().formatHex(d).substring(0, 32) + "\"";
@@ -240,6 +298,78 @@ public final class ApiKeys {
         cache.invalidateKey(row.keyHash());
         if (row.previousHash() != null) {
             cache.invalidateKey(row.previousHash());
+        }
+    }
+
+    /**
+     * {@code next} as it is stored, given the key's state as read ({@code read}, null for a new key): a role it names
+     * must be of the key's workspace (404 {@code role_not_found}), and its own grants may name no connection, query
+     * or address range the role does not reach (400 naming each field; what the key already had is not checked
+     * again, so a role that shrank never blocks revoking its keys). A key leaving its role keeps what it had through
+     * it.
+     */
+    private State withRole(String workspace, State read, State next) {
+        if (next.role() == null) {
+            if (read == null || read.role() == null) {
+                return next;
+            }
+            Grants had = roleGrants(workspace, read.role()).map(role -> Narrowing.apply(role, next.grants()))
+                    .orElse(NOTHING);
+            return new State(had, next.expiresAt(), next.active(), null, next.claims());
+        }
+        Grants role = roleGrants(workspace, next.role()).orElseThrow(() -> new ApiException(404, "role_not_found",
+                "Role '" + next.role() + "' not found", Map.of("role", "names no role of this workspace")));
+        State before = read != null && next.role().equals(read.role()) ? read : null;
+        Map<String, String> errors = new java.util.LinkedHashMap<>();
+        beyond(errors, "connections", Narrowing.beyond(role.connections(), next.grants().connections()),
+                before == null ? List.of() : Narrowing.beyond(role.connections(), before.grants().connections()),
+                next.role());
+        beyond(errors, "queries", Narrowing.beyond(role.queries(), next.grants().queries()),
+                before == null ? List.of() : Narrowing.beyond(role.queries(), before.grants().queries()), next.role());
+        beyond(errors, "allowed_ips", Narrowing.rangesBeyond(role.allowedIps(), next.grants().allowedIps()),
+                before == null ? List.of() : Narrowing.rangesBeyond(role.allowedIps(), before.grants().allowedIps()),
+                next.role());
+        if (role.quota() != null && next.grants().quota() != null
+                && !role.quota().per().equals(next.grants().quota().per())
+                && (before == null || !next.grants().quota().equals(before.grants().quota()))) {
+            errors.put("quota", "must count per " + role.quota().per() + ", as role '" + next.role() + "' does");
+        }
+        if (!errors.isEmpty()) {
+            throw KeyBody.fieldErrors(errors);
+        }
+        return next;
+    }
+
+    private static void beyond(Map<String, String> errors, String field, List<String> now, List<String> before,
+            String role) {
+        List<String> added = new java.util.ArrayList<>(now);
+        added.removeAll(before);
+        if (!added.isEmpty()) {
+            errors.put(field, "reaches " + String.join(", ", added) + ", which role '" + role + "' does not: a key"
+                    + " made from a role only narrows it");
+        }
+    }
+
+    private java.util.Optional<Grants> roleGrants(String workspace, String name) {
+        return roles.find(workspace, name).map(r -> parse(r.grants()));
+    }
+
+    private Grants parse(String grants) {
+        try {
+            return mapper.readValue(grants, Grants.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private String claimsJson(Map<String, Object> claims) {
+        if (claims.isEmpty()) {
+            return null;
+        }
+        try {
+            return mapper.writeValueAsString(claims);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

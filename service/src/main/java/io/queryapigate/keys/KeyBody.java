@@ -12,9 +12,9 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * A key's fields as a request body (or a configuration-as-code file) gives them, applied to its state: absent fields
- * are kept, null clears what can be cleared, each present one checked by {@link KeyFields}. A problem is 400 {@code
- * invalid_body} naming the field.
+ * A key's (or a role's) fields as a request body (or a configuration-as-code file) gives them, applied to its state:
+ * absent fields are kept, null clears what can be cleared, each present one checked by {@link KeyFields}. A problem
+ * is 400 {@code invalid_body} naming the field; {@link #applyAll} names every bad field at once.
  */
 public final class KeyBody {
     /** The grant and limit fields a key carries. */
@@ -24,8 +24,46 @@ public final class KeyBody {
     /** A new key's state before its body: no reach, no restrictions, no expiry, active. */
     public static final ApiKeys.State NONE = new ApiKeys.State(new Grants(null, null, false, false, null, null,
             null, null, null, null, null, null, null), null, true);
+    /** A new key made from {@code role}: everything the role has until its own fields narrow it. */
+    public static ApiKeys.State fromRole(String role) {
+        return new ApiKeys.State(Narrowing.AS_THE_ROLE, null, true, role, Map.of());
+    }
 
     private KeyBody() {}
+
+    /**
+     * As {@link #apply}, with every bad field named at once: each field is checked on its own first, and 400
+     * {@code invalid_body} lists all of them in {@code errors}.
+     */
+    public static ApiKeys.State applyAll(JsonNode node, ApiKeys.State read, Predicate<String> knownConnection,
+            boolean hashMasking) {
+        Map<String, String> errors = new java.util.LinkedHashMap<>();
+        for (var it = node.fields(); it.hasNext(); ) {
+            var e = it.next();
+            try {
+                apply(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                        .set(e.getKey(), e.getValue()), read, knownConnection, hashMasking);
+            } catch (ApiException ex) {
+                if (ex.errors() == null || ex.errors().isEmpty()) {
+                    errors.put(e.getKey(), ex.getMessage());
+                } else {
+                    errors.putAll(ex.errors());
+                }
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw fieldErrors(errors);
+        }
+        return apply(node, read, knownConnection, hashMasking);
+    }
+
+    /** 400 {@code invalid_body} naming each field with its problem, in {@code errors} and in the message. */
+    public static ApiException fieldErrors(Map<String, String> errors) {
+        StringBuilder message = new StringBuilder();
+        errors.forEach((field, problem) -> message.append(message.isEmpty() ? "" : " ").append(field).append(' ')
+                .append(problem).append('.'));
+        return new ApiException(400, "invalid_body", message.toString(), errors);
+    }
 
     /**
      * The state {@code node}'s fields make of {@code read}.
@@ -73,7 +111,13 @@ public final class KeyBody {
         String expires = node.has("expires_at") ? field("expires_at", () -> KeyFields.expiresAt(
                 text(node, "expires_at"))) : read.expiresAt();
         boolean active = bool(node, "active") != null ? bool(node, "active") : read.active();
-        return new ApiKeys.State(next, expires, active);
+        String role = node.has("role") ? text(node, "role") : read.role();
+        if (role != null && role.isBlank()) {
+            throw fieldError("role", "must name a role, or be null for none");
+        }
+        Map<String, Object> claims = node.has("claims") ? field("claims", () -> KeyFields.claims(node.get("claims")))
+                : read.claims();
+        return new ApiKeys.State(next, expires, active, role, claims);
     }
 
     /** 400 {@code invalid_body}: "{@code field problem}." with the field in {@code errors}. */

@@ -27,17 +27,27 @@ public final class KeyFields {
     private static final Set<String> MASK_FIELDS = Set.of("column", "action", "value", "keep", "strict");
     private static final Set<String> MASK_ACTIONS = Set.of("null", "fixed", "last", "hash");
     private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
+    /** At most this many claims on a key, each name at most {@value #MAX_CLAIM_NAME} characters (as from_claim). */
+    public static final int MAX_CLAIMS = 50;
+    public static final int MAX_CLAIM_NAME = 200;
+    public static final int MAX_CLAIM_TEXT = 1000;
 
     private KeyFields() {}
 
     /** A key's name: 1-100 letters, digits, spaces, '.', '_' or '-', not one the gateway uses for itself. */
     public static String name(String name) {
-        if (name == null || !NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("is 1-100 letters, digits, spaces, '.', '_' or '-'");
-        }
+        objectName(name);
         if (RESERVED.contains(name.strip().toLowerCase(Locale.ROOT))) {
             throw new IllegalArgumentException("'" + name + "' is reserved (admin, cli and startup name the gateway's"
                     + " own actions)");
+        }
+        return name;
+    }
+
+    /** A key's or a role's name: 1-100 letters, digits, spaces, '.', '_' or '-'. */
+    public static String objectName(String name) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("is 1-100 letters, digits, spaces, '.', '_' or '-'");
         }
         return name;
     }
@@ -56,6 +66,50 @@ public final class KeyFields {
             throw new IllegalArgumentException("must be a valid calendar date");
         }
         return text;
+    }
+
+    /**
+     * A key's fixed values for {@code from_claim} parameters: an object of at most {@value #MAX_CLAIMS} claims, each
+     * name 1-{@value #MAX_CLAIM_NAME} characters (no spaces around it, no control characters), each value text (at
+     * most {@value #MAX_CLAIM_TEXT} characters), a number or true/false. Null or {@code {}}: none.
+     *
+     * @return the claims by name (whole numbers as {@code Long}, others as {@code BigDecimal})
+     */
+    public static java.util.SortedMap<String, Object> claims(JsonNode node) {
+        java.util.SortedMap<String, Object> out = new java.util.TreeMap<>();
+        if (node == null || node.isNull()) {
+            return out;
+        }
+        if (!node.isObject()) {
+            throw new IllegalArgumentException("must be an object of claim names to values (text, numbers or"
+                    + " true/false), e.g. {\"org_id\": \"acme\"}");
+        }
+        if (node.size() > MAX_CLAIMS) {
+            throw new IllegalArgumentException("has " + node.size() + " claims: at most " + MAX_CLAIMS);
+        }
+        for (var it = node.fields(); it.hasNext(); ) {
+            var e = it.next();
+            String name = e.getKey();
+            if (name.isEmpty() || name.codePointCount(0, name.length()) > MAX_CLAIM_NAME
+                    || !name.equals(name.strip()) || name.chars().anyMatch(Character::isISOControl)) {
+                throw new IllegalArgumentException("has a claim name that is not 1-" + MAX_CLAIM_NAME
+                        + " characters without spaces around it: '" + name + "'");
+            }
+            JsonNode v = e.getValue();
+            if (v.isTextual() && v.textValue().codePointCount(0, v.textValue().length()) <= MAX_CLAIM_TEXT) {
+                out.put(name, v.textValue());
+            } else if (v.isBoolean()) {
+                out.put(name, v.booleanValue());
+            } else if (v.isIntegralNumber() && v.canConvertToLong()) {
+                out.put(name, v.longValue());
+            } else if (v.isNumber()) {
+                out.put(name, v.decimalValue());
+            } else {
+                throw new IllegalArgumentException("'" + name + "' must be text (at most " + MAX_CLAIM_TEXT
+                        + " characters), a number or true/false");
+            }
+        }
+        return out;
     }
 
     /** Write operations, lower-cased, each one the guard knows. */

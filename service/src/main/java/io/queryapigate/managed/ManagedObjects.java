@@ -21,11 +21,13 @@ public final class ManagedObjects {
     public static final String API_KEYS = "api_keys";
     /** Connections managed through the API. */
     public static final String CONNECTIONS = "connections";
+    /** API-key roles. */
+    public static final String ROLES = "roles";
     /** Descriptions of a connection's tables and columns, by connection. */
     public static final String DESCRIPTIONS = "descriptions";
 
     private static final Map<String, String> NOUNS = Map.of(QUERIES, "Saved query", API_KEYS, "API key",
-            CONNECTIONS, "Connection", DESCRIPTIONS, "The descriptions of connection");
+            CONNECTIONS, "Connection", DESCRIPTIONS, "The descriptions of connection", ROLES, "Role");
     private static final ThreadLocal<Boolean> APPLYING = ThreadLocal.withInitial(() -> Boolean.FALSE);
 
     private final ManagedDao dao;

@@ -72,7 +72,7 @@ public final class Catalog {
     static String example(Callable q) {
         StringBuilder url = new StringBuilder("/q/").append(OpenApiDocument.pathSegment(q.name()));
         char sep = '?';
-        for (ParamSpec p : q.rules().specs().values()) {
+        for (ParamSpec p : q.rules().inputs()) {
             ParamExamples.Example e = ParamExamples.of(p);
             if (p.required() && e.valid()) {
                 url.append(sep).append(p.name()).append('=').append(OpenApiDocument.queryValue(e.text()));
@@ -89,7 +89,7 @@ public final class Catalog {
     private static ObjectNode parameters(Callable q) {
         ObjectNode out = JSON.objectNode();
         JsonNode rules = q.rules().toJson();
-        for (ParamSpec p : q.rules().specs().values()) {
+        for (ParamSpec p : q.rules().inputs()) {
             JsonNode r = rules.get(p.name());
             JsonNode written = q.declared() == null ? null : q.declared().get(p.name());
             ObjectNode o = out.putObject(p.name());

@@ -20,24 +20,24 @@ public final class ErrorCodes {
                 "invalid_timeout", "invalid_format", "invalid_stream", "sql_required", "sql_not_parseable",
                 "multiple_statements", "connection_required", "connection_not_found", "reason_required",
                 "unsupported_operation", "invalid_config",
-                "sso_state", "sso_token", "sso_id_token"));
+                "sso_state", "sso_token", "sso_id_token", "param_from_claim"));
         m.put(401, List.of("unauthorized"));
         m.put(403, List.of("admin_only", "query_not_granted", "connection_not_granted", "adhoc_not_granted",
                 "read_only", "write_op_not_allowed", "table_not_allowed", "function_not_allowed",
                 "column_masked_unresolvable", "column_masked_in_predicate", "database_permission_denied",
                 "workspace_required", "role_forbidden",
-                "csrf_failed", "sso_denied", "sso_no_role", "sso_inactive"));
+                "csrf_failed", "sso_denied", "sso_no_role", "sso_inactive", "claim_missing", "sign_in_required"));
         m.put(404, List.of("not_found", "query_not_found", "version_not_found", "not_published",
                 "connection_not_found", "key_not_found", "previous_secret_not_found", "cache_entry_not_found",
-                "collection_not_found", "admin_not_found", "token_not_found", "workspace_not_found",
-                "member_not_found"));
+                "collection_not_found", "admin_not_found", "token_not_found", "role_not_found",
+                "workspace_not_found", "member_not_found"));
         m.put(405, List.of("method_not_allowed"));
         m.put(406, List.of("not_acceptable"));
         m.put(409, List.of("constraint_violation", "conflict", "query_exists", "key_exists", "key_rotation_pending",
                 "collection_exists", "examples_conflict", "secret_key_required", "password_undecryptable",
                 "connection_exists", "connection_in_use", "managed_by_config",
-                "managed_by_file", "admin_exists", "name_taken", "last_owner", "sso_managed", "workspace_exists",
-                "workspace_protected", "workspace_not_empty"));
+                "managed_by_file", "admin_exists", "name_taken", "last_owner", "sso_managed", "role_exists",
+                "role_in_use", "workspace_exists", "workspace_protected", "workspace_not_empty"));
         m.put(412, List.of("precondition_failed"));
         m.put(413, List.of("payload_too_large", "sql_too_long", "row_limit"));
         m.put(429, List.of("rate_limited", "quota_exceeded", "too_many_concurrent"));

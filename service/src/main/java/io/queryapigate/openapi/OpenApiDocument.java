@@ -111,7 +111,7 @@ public final class OpenApiDocument {
         ObjectNode bodyParams = JSON.objectNode().put("type", "object");
         ObjectNode properties = bodyParams.putObject("properties");
         ArrayNode required = JSON.arrayNode();
-        for (ParamSpec p : q.rules().specs().values()) {
+        for (ParamSpec p : q.rules().inputs()) {
             ObjectNode schema = ParamSchemas.of(p);
             ObjectNode param = params.addObject().put("name", p.name()).put("in", "query")
                     .put("required", p.required());

@@ -28,7 +28,8 @@ import java.util.regex.PatternSyntaxException;
  */
 public final class ParamRules {
     private static final Set<String> RULE_KEYS = Set.of("type", "required", "default", "enum", "min", "max",
-            "min_length", "max_length", "pattern", "description");
+            "min_length", "max_length", "pattern", "description", "from_claim");
+    private static final int MAX_CLAIM_NAME = 200;
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
     private static final int MAX_PATTERN = 500;
     private static final int MAX_TEXT = 65_536;
@@ -54,6 +55,17 @@ public final class ParamRules {
 
     public Map<String, ParamSpec> specs() {
         return specs;
+    }
+
+    /** The parameters a caller supplies: every one but those filled from the caller's claims ({@code from_claim}). */
+    public List<ParamSpec> inputs() {
+        List<ParamSpec> inputs = new ArrayList<>(specs.size());
+        for (ParamSpec spec : specs.values()) {
+            if (!spec.bindsClaim()) {
+                inputs.add(spec);
+            }
+        }
+        return inputs;
     }
 
     /**
@@ -185,9 +197,27 @@ public final class ParamRules {
                 defaultValue = coerceJson(type, def);
             }
         }
+        String fromClaim = fromClaim(node, hasDefault, req);
         boolean required = hasDefault ? false : (req == null || req.isNull() || req.asBoolean());
         return new ParamSpec(name, type, required, defaultValue, hasDefault, allowed, min, max, minLength, maxLength,
-                pattern, description);
+                pattern, description, fromClaim);
+    }
+
+    // the value comes from the caller's claims, never the request: always required, and a default would give a caller
+    // without that claim a value anyway
+    private static String fromClaim(JsonNode node, boolean hasDefault, JsonNode req) {
+        JsonNode claim = node.get("from_claim");
+        if (claim == null || claim.isNull()) {
+            return null;
+        }
+        if (!claim.isTextual() || claim.textValue().isBlank() || claim.textValue().length() > MAX_CLAIM_NAME) {
+            throw new IllegalArgumentException("from_claim must be a token claim name, e.g. \"sub\" (at most "
+                    + MAX_CLAIM_NAME + " characters)");
+        }
+        if (hasDefault || (req != null && req.isBoolean() && !req.booleanValue())) {
+            throw new IllegalArgumentException("a from_claim parameter is always required and cannot have a default");
+        }
+        return claim.textValue().strip();
     }
 
     private static BigDecimal number(JsonNode node, String key, ParamType type) {
@@ -251,11 +281,30 @@ public final class ParamRules {
      * @throws ApiException 400 {@code param_required} or {@code param_invalid} with every problem in {@code errors}
      */
     public Map<String, Object> resolve(Map<String, String> text, JsonNode json) {
+        return resolve(text, json, null);
+    }
+
+    /**
+     * Resolves a call's values as {@link #resolve(Map, JsonNode)} does, with each {@code from_claim} parameter
+     * taken from {@code claims}: the request may not send one (400 {@code param_from_claim}), a caller with no
+     * claims at all is told to sign in (403 {@code sign_in_required}) and one without that claim is refused (403
+     * {@code claim_missing}). The value is read as the declared type and checked by its rules.
+     *
+     * @param claims the caller's claims (a verified token's, or an API key's fixed ones); null when the caller may
+     *               supply these values itself (an administrator without claims, for testing a query)
+     */
+    public Map<String, Object> resolve(Map<String, String> text, JsonNode json, Map<String, ?> claims) {
         Map<String, String> errors = null;
         Map<String, Object> values = new LinkedHashMap<>();
+        Map<String, Object> fromClaims = claims == null ? null : claimValues(text, json, claims);
         for (ParamSpec spec : specs.values()) {
             JsonNode jv = json == null ? null : json.get(spec.name());
             String tv = text.get(spec.name());
+            if (fromClaims != null && spec.bindsClaim()) {
+                Object claimed = fromClaims.get(spec.name());
+                tv = claimed instanceof String t ? t : null;
+                jv = claimed instanceof JsonNode n ? n : null;
+            }
             String problem = null;
             if (jv != null && jv.isTextual() && spec.type() != ParamType.STR) {
                 tv = jv.textValue(); // "2" for an int: read as the query string would be
@@ -296,6 +345,62 @@ public final class ParamRules {
             throw invalidValues(errors);
         }
         return values;
+    }
+
+    /**
+     * The {@code from_claim} values, as text or JSON to be read like a request's (by name); empty without such
+     * parameters.
+     */
+    private Map<String, Object> claimValues(Map<String, String> text, JsonNode json, Map<String, ?> claims) {
+        Map<String, Object> bound = null;
+        Map<String, String> sent = null;
+        for (ParamSpec spec : specs.values()) {
+            if (!spec.bindsClaim()) {
+                continue;
+            }
+            if (bound == null) {
+                bound = new LinkedHashMap<>();
+            }
+            if (text.containsKey(spec.name()) || (json != null && json.has(spec.name()))) {
+                if (sent == null) {
+                    sent = new LinkedHashMap<>();
+                }
+                sent.put(spec.name(), "comes from the caller's sign-in token (or the key's claims) and cannot be set"
+                        + " by the request");
+            }
+        }
+        if (bound == null) {
+            return Map.of();
+        }
+        if (claims.isEmpty()) {
+            throw new ApiException(403, "sign_in_required", "This query takes " + String.join(", ", bound.keySet())
+                    + " from a signed-in user's token: call it with Authorization: Bearer <token>, or with a key"
+                    + " that carries these claims");
+        }
+        if (sent != null) {
+            throw new ApiException(400, "param_from_claim", "Invalid parameters: " + summary(sent), sent);
+        }
+        for (ParamSpec spec : specs.values()) {
+            if (!spec.bindsClaim()) {
+                continue;
+            }
+            Object value = Claims.lookup(claims, spec.fromClaim());
+            Object usable = switch (value) {
+                case String t -> t;
+                case Boolean b -> spec.type() == ParamType.BOOL ? JsonNodeFactory.instance.booleanNode(b)
+                        : b.toString();
+                case Number n -> spec.type() == ParamType.STR || spec.type() == ParamType.DATE
+                        || spec.type() == ParamType.TIMESTAMP ? n.toString()
+                        : new BigDecimal(n.toString()).stripTrailingZeros().toPlainString();
+                case null, default -> null;
+            };
+            if (usable == null) {
+                throw new ApiException(403, "claim_missing", "The caller's sign-in token has no usable '"
+                        + spec.fromClaim() + "' claim");
+            }
+            bound.put(spec.name(), usable);
+        }
+        return bound;
     }
 
     /**
@@ -397,6 +502,9 @@ public final class ParamRules {
             }
             if (s.description() != null) {
                 o.put("description", s.description());
+            }
+            if (s.fromClaim() != null) {
+                o.put("from_claim", s.fromClaim());
             }
         }
         return root;

@@ -42,13 +42,18 @@ import java.util.Set;
 /**
  * {@code /api/v1/api-keys}: scoped keys, in the Python original's shapes. A secret is shown once, by the create and
  * rotate answers, with {@code Cache-Control: no-store}; only its SHA-256 is stored. Each key answer carries an {@code
- * ETag} that {@code If-Match} on a change or delete may name (412 when the key changed since). Administrators only.
+ * ETag} that {@code If-Match} on a change or delete may name (412 when the key changed since). A key may be made from
+ * a role of the caller's workspace ({@code role}): its grant fields then narrow the role's, and {@code
+ * effective_grants} says what it may do. {@code claims} are its fixed values for {@code from_claim} parameters.
+ * Administrators only.
  */
 @Path("/api/v1/api-keys")
 @Produces(MediaType.APPLICATION_JSON)
 public class ApiKeysResource {
-    private static final Set<String> CREATE_FIELDS = union(KeyBody.GRANT_FIELDS, "name", "expires_at", "role");
-    private static final Set<String> PATCH_FIELDS = union(KeyBody.GRANT_FIELDS, "active", "expires_at");
+    private static final Set<String> CREATE_FIELDS = union(KeyBody.GRANT_FIELDS, "name", "expires_at", "role",
+            "claims");
+    private static final Set<String> PATCH_FIELDS = union(KeyBody.GRANT_FIELDS, "active", "expires_at", "role",
+            "claims");
     private static final Set<String> ALL_FIELDS = union(CREATE_FIELDS, "active");
     private static final Set<String> ROTATE_FIELDS = Set.of("grace_minutes");
 
@@ -85,9 +90,6 @@ public class ApiKeysResource {
     @Requires(Capability.ACCESS_WRITE)
     public Response create(@Auth Caller caller, JsonNode node) {
         Body.of(node, true, CREATE_FIELDS);
-        if (node.hasNonNull("role")) {
-            throw Body.fieldError("role", "is not supported: this server has no roles (give the grants themselves)");
-        }
         String name = node.path("name").isTextual() ? node.get("name").textValue() : null;
         try {
             KeyFields.name(name);
@@ -95,8 +97,9 @@ public class ApiKeysResource {
             throw new ApiException(400, "invalid_name", "An API key name " + e.getMessage() + ".",
                     Map.of("name", e.getMessage()));
         }
-        ApiKeys.State state = change(node, KeyBody.NONE);
-        ApiKeys.Issued issued = keys.create(name, state);
+        String role = node.path("role").isTextual() ? node.get("role").textValue() : null;
+        ApiKeys.State state = change(node, role == null ? KeyBody.NONE : KeyBody.fromRole(role));
+        ApiKeys.Issued issued = keys.create(caller.workspace(), name, state);
         return answer(issued.key(), 201, issued.secret());
     }
 
@@ -174,7 +177,7 @@ public class ApiKeysResource {
     // the fields present in the body applied to a key's state, by the rules a configuration file's keys follow too
     private ApiKeys.State change(JsonNode node, ApiKeys.State read) {
         Body.of(node, true, ALL_FIELDS);
-        return KeyBody.apply(node, read, c -> connections.visible(c).isPresent(), hashMasking);
+        return KeyBody.applyAll(node, read, c -> connections.visible(c).isPresent(), hashMasking);
     }
 
     private JsonNode optionalJson(String text) {
@@ -207,26 +210,18 @@ public class ApiKeysResource {
     }
 
     private ObjectNode view(ApiKeyRow row, Map<Long, KeyUsage> usage) {
-        Grants g = keys.grants(row);
+        Grants g = keys.effective(row);
         long now = clock.millis();
         ObjectNode o = mapper.createObjectNode();
         o.put("name", row.name());
         o.put("id", row.id());
         o.put("prefix", row.keyPrefix());
-        o.set("connections", names(g.connections()));
-        o.set("queries", names(g.queries()));
-        o.putArray("collections");
-        o.put("allow_writes", g.allowWrites());
-        o.put("adhoc_sql", g.adhocSql());
-        o.set("allowed_write_ops", mapper.valueToTree(g.allowedWriteOps()));
-        o.set("allowed_tables", mapper.valueToTree(g.allowedTables()));
-        o.put("rate_limit", g.rateLimit());
-        o.set("allowed_ips", mapper.valueToTree(g.allowedIps()));
-        o.set("mask", g.mask().isEmpty() ? null : mapper.valueToTree(g.mask()));
-        o.set("max_concurrent", mapper.valueToTree(g.maxConcurrent()));
-        o.set("query_timeout", g.queryTimeout() == null ? null : seconds(g.queryTimeout()));
-        o.set("max_rows", mapper.valueToTree(g.maxRows()));
-        o.set("quota", mapper.valueToTree(g.quota()));
+        GrantsView.put(o, row.roleName() == null ? g : keys.grants(row), mapper);
+        o.put("role", row.roleName());
+        if (row.roleName() != null) {
+            GrantsView.put(o.putObject("effective_grants"), g, mapper);
+        }
+        o.set("claims", mapper.valueToTree(keys.claims(row)));
         o.put("active", row.active());
         o.put("expires_at", row.expiresAt());
         o.put("expired", row.expiresAt() != null
@@ -235,7 +230,7 @@ public class ApiKeysResource {
         if (row.revokedAt() != null) {
             o.put("revoked_at", ServerTime.format(row.revokedAt()));
         }
-        o.putNull("created_from_role");
+        o.put("created_from_role", row.roleName());
         o.put("last_used_at", row.lastUsedAt() == null ? null : ServerTime.format(row.lastUsedAt()));
         o.put("previous_expires_at", row.previousWorks(now) ? ServerTime.format(row.previousExpiresAt()) : null);
         o.putNull("previous_last_used_at");
@@ -250,25 +245,13 @@ public class ApiKeysResource {
         return o;
     }
 
-    // "*" alone is written as the original writes it, a string
-    private JsonNode names(List<String> names) {
-        return names.equals(List.of("*")) ? mapper.getNodeFactory().textNode("*") : mapper.valueToTree(names);
-    }
-
-    /** Seconds as the original writes them: {@code 10}, {@code 2.5} (never {@code 1E+1} nor {@code 10.0}). */
-    private JsonNode seconds(BigDecimal value) {
-        BigDecimal plain = value.stripTrailingZeros();
-        return plain.scale() <= 0 ? mapper.getNodeFactory().numberNode(plain.longValueExact())
-                : mapper.getNodeFactory().numberNode(new BigDecimal(plain.toPlainString()));
-    }
-
     private ObjectNode effectiveLimits(Grants g) {
         ObjectNode o = mapper.createObjectNode();
         o.set("max_concurrent", mapper.valueToTree(g.maxConcurrent()));
         BigDecimal own = g.queryTimeout();
         // as the original's min(own, server): the key's own as written, or the server's as a float (30.0)
         boolean ownIsLower = own != null && own.doubleValue() < server.queryTimeoutSeconds();
-        o.set("query_timeout", ownIsLower ? seconds(own)
+        o.set("query_timeout", ownIsLower ? GrantsView.seconds(own, mapper)
                 : mapper.getNodeFactory().numberNode(server.queryTimeoutSeconds()));
         ObjectNode rows = o.putObject("max_rows");
         Integer maxRows = g.maxRows();

@@ -98,7 +98,7 @@ public class ConfigResource {
         JsonNode files = node.get("files");
         if (files == null || !files.isObject()) {
             throw Body.fieldError("files", "must map each file's path in the directory (queries/NAME.yaml,"
-                    + " api_keys/NAME.yaml, descriptions/CONNECTION.yaml) to its YAML text");
+                    + " api_keys/NAME.yaml, roles/NAME.yaml, descriptions/CONNECTION.yaml) to its YAML text");
         }
         Map<String, String> out = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = files.fields(); it.hasNext(); ) {

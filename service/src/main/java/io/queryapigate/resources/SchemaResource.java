@@ -37,7 +37,7 @@ public class SchemaResource {
     public ObjectNode get(@Auth Caller caller, @PathParam("name") String name, @QueryParam("database") String database,
             @QueryParam("key") String key, @QueryParam("refresh") String refresh) {
         boolean again = flag("refresh", refresh);
-        Grants grants = key == null || key.isEmpty() ? null : keys.grants(keys.find(key));
+        Grants grants = key == null || key.isEmpty() ? null : keys.effective(keys.find(key));
         return browser.describe(name, database == null || database.isEmpty() ? Optional.empty()
                 : Optional.of(database), grants, again);
     }

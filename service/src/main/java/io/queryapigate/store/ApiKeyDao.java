@@ -15,12 +15,12 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 @RegisterConstructorMapper(ApiKeyRow.class)
 public interface ApiKeyDao {
     String COLUMNS = "id, name, key_hash, key_prefix, grants, expires_at, active, created_at, revoked_at,"
-            + " previous_hash, previous_expires_at, last_used_at, workspace";
+            + " previous_hash, previous_expires_at, last_used_at, workspace, role_name, claims";
     String LIVE = " deleted_at IS NULL";
 
-    @SqlQuery("INSERT INTO api_keys (name, key_hash, key_prefix, grants, expires_at, active, created_at, workspace)"
-            + " VALUES (:name, :keyHash, :keyPrefix, :grants, :expiresAt, :active, :createdAt, :workspace)"
-            + " RETURNING id")
+    @SqlQuery("INSERT INTO api_keys (name, key_hash, key_prefix, grants, expires_at, active, created_at, workspace,"
+            + " role_name, claims) VALUES (:name, :keyHash, :keyPrefix, :grants, :expiresAt, :active, :createdAt,"
+            + " :workspace, :roleName, :claims) RETURNING id")
     long insert(@BindMethods ApiKeyRow row);
 
     /** The key whose current or previous secret has this hash (the caller checks the previous one's grace). */
@@ -42,11 +42,17 @@ public interface ApiKeyDao {
     @SqlQuery("SELECT " + COLUMNS + " FROM api_keys WHERE" + LIVE + " ORDER BY name")
     List<ApiKeyRow> list();
 
-    /** Replaces grants, expiry and state if the row is still as read ({@code grants} unchanged); 0 when it was not. */
-    @SqlUpdate("UPDATE api_keys SET grants = :grants, expires_at = :expiresAt, active = :active,"
-            + " revoked_at = :revokedAt WHERE id = :id AND grants = :readGrants AND" + LIVE)
-    int update(@Bind("id") long id, @Bind("readGrants") String readGrants, @Bind("grants") String grants,
-            @Bind("expiresAt") String expiresAt, @Bind("active") boolean active, @Bind("revokedAt") Long revokedAt);
+    /**
+     * Replaces grants, role, claims, expiry and state if the row is still as read ({@code grants}, role and claims
+     * unchanged); 0 when it was not.
+     */
+    @SqlUpdate("UPDATE api_keys SET grants = :grants, role_name = :roleName, claims = :claims,"
+            + " expires_at = :expiresAt, active = :active, revoked_at = :revokedAt WHERE id = :id"
+            + " AND grants = :read.grants AND COALESCE(role_name, '') = COALESCE(:read.roleName, '')"
+            + " AND COALESCE(claims, '') = COALESCE(:read.claims, '') AND" + LIVE)
+    int update(@Bind("id") long id, @BindMethods("read") ApiKeyRow read, @Bind("grants") String grants,
+            @Bind("roleName") String roleName, @Bind("claims") String claims, @Bind("expiresAt") String expiresAt,
+            @Bind("active") boolean active, @Bind("revokedAt") Long revokedAt);
 
     /** A new secret, the old one kept until {@code previousExpiresAt} (null: not kept); 0 when rotated meanwhile. */
     @SqlUpdate("UPDATE api_keys SET key_hash = :newHash, key_prefix = :prefix, previous_hash = :previousHash,"

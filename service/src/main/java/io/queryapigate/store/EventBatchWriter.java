@@ -16,8 +16,8 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class EventBatchWriter {
     private static final String INSERT_EVENT = "INSERT INTO events (at_ms, request_id, key_id, query_id, version,"
-            + " sql_hash, connection, status, rows_out, duration_us, bytes_out, error_code)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " sql_hash, connection, status, rows_out, duration_us, bytes_out, error_code, role)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String INSERT_RUN = "INSERT INTO run_history (query_id, version, at_ms, request_id, key_id,"
             + " connection, status, rows_out, duration_us, error_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String KEY_USED = "UPDATE api_keys SET last_used_at = ? WHERE id = ?"
@@ -120,6 +120,7 @@ public final class EventBatchWriter {
         s.setLong(10, e.durationUs());
         s.setLong(11, e.bytesOut());
         s.setString(12, e.errorCode());
+        s.setString(13, e.role());
         s.addBatch();
     }
 

@@ -3,7 +3,8 @@ package io.queryapigate.store;
 /**
  * One call, for the event log. {@code queryId}/{@code version} for saved queries (null when the call was refused
  * before its query was found), {@code sqlHash} (the first 64 bits of the SQL's SHA-256) for every ad-hoc call and
- * only for those: the history tells the two kinds apart by it.
+ * only for those: the history tells the two kinds apart by it. {@code role}: the role the caller acted under (a
+ * signed-in user's or a role-made key's API-key role, an administrator's role), null for a plain key.
  */
 public record EventRow(
         long atMs,
@@ -17,4 +18,5 @@ public record EventRow(
         long rowsOut,
         long durationUs,
         long bytesOut,
-        String errorCode) {}
+        String errorCode,
+        String role) {}

@@ -14,7 +14,8 @@ import java.util.function.Function;
 
 /**
  * What the hot path reads from the store, kept for a TTL: keys by hash (unknown hashes too, so wrong keys cannot
- * hammer the store) and saved queries by name (their published version). Query versions never change: the call
+ * hammer the store), API-key roles by name (a key made from one, a signed-in user's role claim) and saved queries by
+ * name (their published version). Query versions never change: the call
  * pipeline keeps what it derives from them ({@code call.SavedQueryResolver}). A TTL of zero reads the store on every call. Changes made through this instance
  * invalidate the affected entries at once; other instances see them within the TTL.
  */
@@ -23,6 +24,7 @@ public final class MetadataCache {
     private final boolean enabled;
     private final Cache<String, Optional<Object>> keys;
     private final Cache<String, Optional<SavedQueryRow>> queries;
+    private final Cache<String, Optional<Object>> roles;
     private final int maxVersions;
     private final Counter storeReads;
 
@@ -32,6 +34,8 @@ public final class MetadataCache {
         this.keys = Caffeine.newBuilder().expireAfterWrite(enabled ? ttl : Duration.ofNanos(1))
                 .maximumSize(maxEntries).build();
         this.queries = Caffeine.newBuilder().expireAfterWrite(enabled ? ttl : Duration.ofNanos(1))
+                .maximumSize(maxEntries).build();
+        this.roles = Caffeine.newBuilder().expireAfterWrite(enabled ? ttl : Duration.ofNanos(1))
                 .maximumSize(maxEntries).build();
         this.maxVersions = Math.max(100, maxEntries / 10);
         this.storeReads = metrics.counter("store.reads");
@@ -43,6 +47,15 @@ public final class MetadataCache {
     @SuppressWarnings("unchecked")
     public <T> Optional<T> keyByHash(String hash, Function<ApiKeyRow, T> derive) {
         return (Optional<T>) get(keys, hash, h -> store.keys().findByHash(h).map(derive));
+    }
+
+    /**
+     * The role of this name (in any workspace), with what the caller derives from its row (parsed grants), computed
+     * once per load: the same object until the entry is reloaded, so a caller can tell a reload by identity.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> Optional<T> roleByName(String name, Function<RoleRow, T> derive) {
+        return (Optional<T>) get(roles, name, n -> store.roles().findByName(n).map(derive));
     }
 
     public Optional<SavedQueryRow> queryByName(String name) {
@@ -69,6 +82,10 @@ public final class MetadataCache {
         keys.invalidate(hash);
     }
 
+    public void invalidateRole(String name) {
+        roles.invalidate(name);
+    }
+
     public void invalidateQuery(String name) {
         queries.invalidate(name);
     }
@@ -82,6 +99,10 @@ public final class MetadataCache {
         if (!enabled) {
             storeReads.inc();
             return load.apply(key);
+        }
+        Optional<V> hit = cache.getIfPresent(key); // a hit allocates nothing: no loading function to capture
+        if (hit != null) {
+            return hit;
         }
         return cache.get(key, k -> {
             storeReads.inc();

@@ -3,7 +3,8 @@ package io.queryapigate.store;
 /**
  * One call as the run history shows it: a saved-query run from {@code run_history} (its {@code sqlHash} null), or
  * any call from the event log ({@code queryId} and {@code version} null for ad-hoc SQL and for saved-query calls
- * refused before the query was found; {@code sqlHash} set for ad-hoc SQL only).
+ * refused before the query was found; {@code sqlHash} set for ad-hoc SQL only). {@code role}: the role the caller
+ * acted under (the event log's; null in {@code run_history}).
  */
 public record RunRow(
         long id,
@@ -17,7 +18,8 @@ public record RunRow(
         long rowsOut,
         long durationUs,
         String errorCode,
-        Long sqlHash) {
+        Long sqlHash,
+        String role) {
 
     /** True for ad-hoc SQL. */
     public boolean adHoc() {

@@ -25,6 +25,7 @@ public final class Store {
     private final ExampleDao examples;
     private final ManagedDao managed;
     private final ConnectionDao connections;
+    private final RoleDao roles;
 
     private Store(Jdbi jdbi, String url) {
         this.jdbi = jdbi;
@@ -36,6 +37,7 @@ public final class Store {
         this.examples = jdbi.onDemand(ExampleDao.class);
         this.managed = jdbi.onDemand(ManagedDao.class);
         this.connections = jdbi.onDemand(ConnectionDao.class);
+        this.roles = jdbi.onDemand(RoleDao.class);
     }
 
     /** The JDBC URL for a configured store URL, or the default SQLite file under {@code home}. */
@@ -171,6 +173,11 @@ public final class Store {
 
     public ConnectionDao connections() {
         return connections;
+    }
+
+    /** API-key roles. */
+    public RoleDao roles() {
+        return roles;
     }
 
     /** What configuration-as-code directories own. */

@@ -34,25 +34,6 @@ public final class TestingBrowser {
             .followRedirects(HttpClient.Redirect.NEVER).build();
     private final Map<String, Map<String, String>> jars = new LinkedHashMap<>();
 
-    /** The test Keycloak's address: {@code QAG_KEYCLOAK_URL}, else its standard port; fails when it does not answer. */
-    public static String keycloak() {
-        String url = System.getenv().getOrDefault("QAG_KEYCLOAK_URL", "http://localhost:18085");
-        try {
-            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create(url + "/realms/queryapigate/.well-known/openid-configuration"))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() == 200) {
-                return url;
-            }
-        } catch (IOException e) {
-            // reported below
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        throw new AssertionError("Keycloak with the realm queryapigate does not answer at " + url
-                + " (QAG_KEYCLOAK_URL): run scripts/test-services.sh start keycloak");
-    }
-
     /** GET, with this browser's cookies for the address and any extra headers (name, value pairs). */
     public HttpResponse<String> get(URI uri, String... headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET();
@@ -109,7 +90,7 @@ public final class TestingBrowser {
             throw new AssertionError("/auth/sso/login answered " + login.statusCode() + ": " + login.body());
         }
         URI authorization = URI.create(login.headers().firstValue("Location").orElseThrow());
-        if (!authorization.toString().startsWith(keycloak() + "/realms/queryapigate/protocol/openid-connect/auth?")
+        if (!authorization.toString().startsWith(TestingKeycloak.url() + "/realms/queryapigate/protocol/openid-connect/auth?")
                 || !authorization.getRawQuery().contains("code_challenge_method=S256")) {
             throw new AssertionError("not Keycloak's authorization endpoint with PKCE: " + authorization);
         }
