@@ -49,7 +49,7 @@ class WorkspaceScopingIT {
     private static final String MISSING = "zz_missing";
     /** What of team-a's must never appear in a team-b answer. */
     private static final List<String> TEAM_A = List.of("a_q", "a_conn", "a_key", "a_coll", "a_gone", "secret-a",
-            "team a table");
+            "team a table", "a_role");
     private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
     /**
      * Management operations that are the server's or one workspace's own, tested elsewhere (WorkspacesIT,
@@ -88,6 +88,8 @@ class WorkspaceScopingIT {
         created(http.post("/w/team-a/api/v1/queries", ADMIN, Http.json(Map.of("name", "a_q", "sql",
                 "SELECT v FROM t", "connection_name", "a_conn", "publish", true, "cache_ttl", 600,
                 "collection", "a_coll"))));
+        created(http.post("/w/team-a/api/v1/roles", ADMIN, Http.json(Map.of("name", "a_role", "queries",
+                List.of("a_q"), "description", "team a role"))));
         Reply aKey = http.post("/w/team-a/api/v1/api-keys", ADMIN, Http.json(Map.of("name", "a_key", "queries",
                 "*", "connections", "*", "adhoc_sql", true)));
         created(aKey);
@@ -168,6 +170,8 @@ class WorkspaceScopingIT {
                 value = "a_conn";
             } else if (path.startsWith("/api/v1/api-keys/")) {
                 value = "a_key";
+            } else if (path.startsWith("/api/v1/roles/")) {
+                value = "a_role";
             } else if (path.startsWith("/api/v1/collections/")) {
                 value = "a_coll";
             } else if (path.startsWith("/api/v1/cache/entries/")) {
@@ -189,6 +193,7 @@ class WorkspaceScopingIT {
             case "PATCH /api/v1/queries/{name}/versions/{version}" -> "{\"cache_ttl\": 5}";
             case "POST /api/v1/queries/{name}/publish" -> "{\"version\": 1}";
             case "PATCH /api/v1/api-keys/{name}" -> "{\"active\": false}";
+            case "PATCH /api/v1/roles/{name}" -> "{\"description\": \"taken over\"}";
             case "PATCH /api/v1/connections/{name}" -> "{\"description\": \"taken over\"}";
             case "DELETE /api/v1/connections/{name}" -> "{\"reason\": \"taken over\"}";
             case "PATCH /api/v1/collections/{name}" -> "{\"name\": \"b_coll\"}";
@@ -265,7 +270,7 @@ class WorkspaceScopingIT {
                         + " nobody has").isEqualTo(nobodys.json().get("code").asText());
                 assertThat(theirs.json().get("error").asText().replace(fill(path, teams, false), "")
                         .replace("a_q", "").replace("a_conn", "").replace("a_key", "").replace("a_coll", "")
-                        .replace("a_gone", "").replace(teams.cacheKey(), ""))
+                        .replace("a_gone", "").replace("a_role", "").replace(teams.cacheKey(), ""))
                         .as(operation + ": the same message as for a name nobody has")
                         .isEqualTo(nobodys.json().get("error").asText().replace(MISSING, ""));
                 continue;
@@ -318,6 +323,11 @@ class WorkspaceScopingIT {
                     Reply taken = http.post("/w/team-b" + path, secret, Http.json(Map.of("name", "a_key")));
                     taken.assertRefused(409, "key_exists");
                     assertNoTeamA("a taken name", taken.body().replace("a_key", ""), teams);
+                }
+                case "POST /api/v1/roles" -> {
+                    Reply taken = http.post("/w/team-b" + path, secret, "{\"name\": \"a_role\"}");
+                    assertThat(taken.status()).as(taken.body()).isEqualTo(409);
+                    assertThat(taken.body()).doesNotContain("team-a");
                 }
                 case "POST /api/v1/connections" -> {
                     Reply taken = http.post("/w/team-b" + path, secret, Http.json(duckdb("a_conn", "x")));
@@ -434,6 +444,8 @@ class WorkspaceScopingIT {
         assertThat(q.get("collection").asText()).isEqualTo("a_coll");
         assertThat(q.get("versions")).hasSize(1);
         assertThat(http.get("/w/team-a/api/v1/api-keys/a_key", ADMIN).json().get("active").asBoolean()).isTrue();
+        assertThat(http.get("/w/team-a/api/v1/roles/a_role", ADMIN).json().get("description").asText())
+                .isEqualTo("team a role");
         assertThat(http.get("/w/team-a/api/v1/connections/a_conn", ADMIN).json().path("description").isNull())
                 .isTrue();
         assertThat(http.get("/w/team-a/api/v1/connections/a_conn/descriptions", ADMIN).body())
