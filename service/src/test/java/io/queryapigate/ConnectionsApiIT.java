@@ -121,6 +121,9 @@ class ConnectionsApiIT {
         assertThat(restored.status()).as(restored.body()).isEqualTo(200);
         assertThat(http().get("/q/sales_v", ADMIN).json().get(0).get("v").asText()).isEqualTo("second");
         assertThat(http().get("/api/v1/connections/deleted", ADMIN).json().get("items")).isEmpty();
+        Reply again = http().post("/api/v1/connections/sales/restore", ADMIN, "");
+        assertThat(again.status()).as("a connection in service has nothing to restore").isEqualTo(409);
+        assertThat(again.json().get("code").asText()).isEqualTo("connection_exists");
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.queryapigate.dialect.DialectRegistry;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.dialect.spi.DialectFactory;
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.http.ETags;
 import io.queryapigate.http.ServerTime;
 import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.scope.Scope;
@@ -265,9 +266,12 @@ public final class Connections {
 
     /** Brings a deleted connection back, checked and opened again as it was. */
     public Answer restore(String name, String actor) {
-        ConnectionRow read = dao.findByName(name).filter(r -> r.deleted() && Scope.owns(r.workspace()))
+        ConnectionRow read = dao.findByName(name).filter(r -> Scope.owns(r.workspace()))
                 .orElseThrow(() ->
                 ApiException.notFound("connection_not_found", "No deleted connection named '" + name + "'"));
+        if (!read.deleted()) {
+            throw exists(name); // nothing to restore: it is in service
+        }
         managed.check(ManagedObjects.CONNECTIONS, name);
         if (registry.isConfigured(name) || registry.isAdded(name)) {
             throw exists(name);
@@ -853,10 +857,7 @@ public final class Connections {
     }
 
     private void checkMatch(ConnectionRow row, String ifMatch) {
-        if (ifMatch == null || ifMatch.isBlank() || ifMatch.strip().equals("*")) {
-            return;
-        }
-        if (!ifMatch.strip().equals(etagOf(row))) {
+        if (!ETags.matches(ifMatch, etagOf(row))) {
             throw new ApiException(412, "precondition_failed", "This connection changed since you loaded it -"
                     + " reload it and try again");
         }
@@ -922,6 +923,6 @@ public final class Connections {
     }
 
     private static String etag(ObjectNode view, String secretState) {
-        return "\"" + ConnectionSettings.sha256(view.toString() + "\u0000" + secretState).substring(0, 32) + "\"";
+        return ETags.of(view, secretState);
     }
 }

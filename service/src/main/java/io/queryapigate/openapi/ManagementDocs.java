@@ -107,6 +107,9 @@ public final class ManagementDocs {
             op.put("description", description);
         }
         op.putArray("tags").add(doc.path("tag").asText("Management"));
+        if (route.path().startsWith(CONSOLE_SIGN_IN)) {
+            op.putArray("security").addObject(); // a browser's: no key, at most the session cookie
+        }
         ArrayNode params = JSON.arrayNode();
         for (Routes.PathParam p : route.pathParams()) {
             ObjectNode schema = JSON.objectNode().put("type", "string");
