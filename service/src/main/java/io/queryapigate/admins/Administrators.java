@@ -4,18 +4,15 @@ import io.queryapigate.auth.AdminRole;
 import io.queryapigate.auth.Credentials;
 import io.queryapigate.auth.KeyHasher;
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.http.ETags;
 import io.queryapigate.keys.KeyFields;
 import io.queryapigate.store.AdminTokenDao;
 import io.queryapigate.store.AdminTokenRow;
 import io.queryapigate.store.AdministratorDao;
 import io.queryapigate.store.AdministratorRow;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -209,13 +206,7 @@ public final class Administrators {
 
     /** The administrator's version for {@code ETag}/{@code If-Match}: what a change can change. */
     public static String etag(AdministratorRow row) {
-        String state = row.name() + '\u0000' + row.role() + '\u0000' + row.email() + '\u0000' + row.active();
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(state.getBytes(StandardCharsets.UTF_8));
-            return "\"" + HexFormat.of().formatHex(d).substring(0, 32) + "\"";
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return ETags.of(row.name(), row.role(), row.email(), row.active());
     }
 
     private void refuseOwnerless(AdministratorDao dao) {
@@ -226,8 +217,7 @@ public final class Administrators {
     }
 
     private static void checkMatch(AdministratorRow row, String ifMatch) {
-        if (ifMatch != null && !ifMatch.isBlank() && !ifMatch.strip().equals("*")
-                && !ifMatch.strip().equals(etag(row))) {
+        if (!ETags.matches(ifMatch, etag(row))) {
             throw new ApiException(412, "precondition_failed", "This administrator changed since you loaded it -"
                     + " reload it and try again");
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.queryapigate.auth.Grants;
 import io.queryapigate.auth.KeyHasher;
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.http.ETags;
 import io.queryapigate.http.ServerTime;
 import io.queryapigate.limits.Quotas;
 import io.queryapigate.managed.ManagedObjects;
@@ -15,12 +16,8 @@ import io.queryapigate.store.MetadataCache;
 import io.queryapigate.store.RoleDao;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -275,20 +272,12 @@ public final class ApiKeys {
 
     /** The key's version for {@code ETag}/{@code If-Match}: it changes with every change to the key. */
     public static String etag(ApiKeyRow row) {
-        String state = row.name() + '\u0000' + row.grants() + '\u0000' + row.expiresAt() + '\u0000' + row.active()
-                + '\u0000' + row.keyHash() + '\u0000' + row.previousHash() + '\u0000' + row.previousExpiresAt()
-                + '\u0000' + row.roleName() + '\u0000' + row.claims();
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(state.getBytes(StandardCharsets.UTF_8));
-            return "\"" + HexFormat.of().formatHex(d).substring(0, 32) + "\"";
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return ETags.of(row.name(), row.grants(), row.expiresAt(), row.active(), row.keyHash(), row.previousHash(),
+                row.previousExpiresAt(), row.roleName(), row.claims());
     }
 
     private static void checkMatch(ApiKeyRow row, String ifMatch) {
-        if (ifMatch != null && !ifMatch.isBlank() && !ifMatch.strip().equals("*")
-                && !ifMatch.strip().equals(etag(row))) {
+        if (!ETags.matches(ifMatch, etag(row))) {
             throw new ApiException(412, "precondition_failed", "This API key changed since you loaded it - reload it"
                     + " and try again");
         }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.auth.Grants;
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.http.ETags;
 import io.queryapigate.keys.ApiKeys;
 import io.queryapigate.keys.KeyBody;
 import io.queryapigate.keys.KeyFields;
@@ -16,11 +17,7 @@ import io.queryapigate.store.RoleDao;
 import io.queryapigate.store.RoleRow;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -209,19 +206,11 @@ public final class Roles {
 
     /** The role's version for {@code ETag}/{@code If-Match}: it changes with every change to the role. */
     public static String etag(RoleRow row) {
-        String state = row.name() + '\u0000' + row.workspace() + '\u0000' + row.description() + '\u0000'
-                + row.grants() + '\u0000' + row.updatedAt();
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(state.getBytes(StandardCharsets.UTF_8));
-            return "\"" + HexFormat.of().formatHex(d).substring(0, 32) + "\"";
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return ETags.of(row.name(), row.workspace(), row.description(), row.grants(), row.updatedAt());
     }
 
     private static void checkMatch(RoleRow row, String ifMatch) {
-        if (ifMatch != null && !ifMatch.isBlank() && !ifMatch.strip().equals("*")
-                && !ifMatch.strip().equals(etag(row))) {
+        if (!ETags.matches(ifMatch, etag(row))) {
             throw new ApiException(412, "precondition_failed", "This role changed since you loaded it - reload it and"
                     + " try again");
         }
