@@ -1,6 +1,7 @@
 package io.queryapigate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.queryapigate.testing.TestingConfig.duckdbConnection;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
@@ -47,19 +48,6 @@ class ConnectionsApiIT {
         return new Http("http://127.0.0.1:" + APP.getLocalPort());
     }
 
-    /** A DuckDB database in memory whose table {@code t} holds one row, {@code v = value}. */
-    private static Map<String, Object> duckdb(String name, String value) throws IOException {
-        Path script = Files.createTempFile("qag-conn-", ".sql");
-        Files.writeString(script, "CREATE TABLE t AS SELECT '" + value + "' AS v;\n");
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("name", name);
-        body.put("dialect", "duckdb");
-        body.put("url", ":memory:");
-        body.put("pool_size", 2);
-        body.put("properties", Map.of("duckdb.init_script", script.toString(), "duckdb.read_only", "false"));
-        return body;
-    }
-
     private static void publish(String query, String connection, String sql) {
         Reply q = http().post("/api/v1/queries", ADMIN, Http.json(Map.of("name", query, "sql", sql,
                 "connection_name", connection, "publish", true)));
@@ -68,7 +56,7 @@ class ConnectionsApiIT {
 
     @Test
     void createCallChangeDeleteRestore() throws Exception {
-        Reply created = http().post("/api/v1/connections", ADMIN, Http.json(duckdb("sales", "first")));
+        Reply created = http().post("/api/v1/connections", ADMIN, Http.json(duckdbConnection("sales", "first")));
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         JsonNode c = created.json();
         assertThat(c.get("managed_by").asText()).isEqualTo("api");
@@ -82,7 +70,7 @@ class ConnectionsApiIT {
         assertThat(http().get("/q/sales_v", ADMIN).json().get(0).get("v").asText()).isEqualTo("first");
 
         // a change to how it connects replaces the pool; the saved query is prepared again for the new one
-        Map<String, Object> second = duckdb("sales", "second");
+        Map<String, Object> second = duckdbConnection("sales", "second");
         second.remove("name");
         Reply patched = http().patch("/api/v1/connections/sales", ADMIN, Http.json(second));
         assertThat(patched.status()).as(patched.body()).isEqualTo(200);
@@ -130,7 +118,7 @@ class ConnectionsApiIT {
     void aSecretThatGoesAwayMakesCallsAnswer503AndIsRecordedNeverServedStale() throws Exception {
         Path file = SECRETS.resolve("vanishing-pw");
         Files.writeString(file, "pw-file-91c3\n");
-        Map<String, Object> body = duckdb("vanishing", "ok");
+        Map<String, Object> body = duckdbConnection("vanishing", "ok");
         body.put("password", "${file:" + file + "}");
         Reply created = http().post("/api/v1/connections", ADMIN, Http.json(body));
         assertThat(created.status()).as(created.body()).isEqualTo(201);
@@ -171,43 +159,43 @@ class ConnectionsApiIT {
 
     @Test
     void everyBadFieldIsNamedAsTheYamlRulesSay() throws Exception {
-        Map<String, Object> bad = duckdb("bad1", "x");
+        Map<String, Object> bad = duckdbConnection("bad1", "x");
         bad.put("pool_size", 0);
         Reply r = http().post("/api/v1/connections", ADMIN, Http.json(bad));
         r.assertRefused(400, "invalid_body");
         assertThat(r.json().get("errors").has("pool_size")).as(r.body()).isTrue();
 
-        bad = duckdb("bad2", "x");
+        bad = duckdbConnection("bad2", "x");
         bad.put("dialect", "nosuch");
         r = http().post("/api/v1/connections", ADMIN, Http.json(bad));
         r.assertRefused(400, "invalid_body");
         assertThat(r.json().get("errors").get("dialect").asText()).contains("no dialect named 'nosuch'");
 
-        bad = duckdb("bad3", "x");
+        bad = duckdbConnection("bad3", "x");
         bad.put("properties", Map.of("duckdb.bogus", "1"));
         r = http().post("/api/v1/connections", ADMIN, Http.json(bad));
         r.assertRefused(400, "invalid_body");
         assertThat(r.json().get("errors").get("properties").asText()).contains("duckdb.bogus");
 
-        bad = duckdb("bad4", "x");
+        bad = duckdbConnection("bad4", "x");
         bad.put("allowed_functions", List.of("not a function"));
         r = http().post("/api/v1/connections", ADMIN, Http.json(bad));
         r.assertRefused(400, "invalid_body");
         assertThat(r.json().get("errors").has("allowed_functions")).as(r.body()).isTrue();
 
-        bad = duckdb("bad name", "x");
+        bad = duckdbConnection("bad name", "x");
         http().post("/api/v1/connections", ADMIN, Http.json(bad)).assertRefused(400, "invalid_name");
-        bad = duckdb("bad5", "x");
+        bad = duckdbConnection("bad5", "x");
         bad.put("host", "db1");
         http().post("/api/v1/connections", ADMIN, Http.json(bad)).assertRefused(400, "unknown_field");
-        bad = duckdb("bad6", "x");
+        bad = duckdbConnection("bad6", "x");
         bad.put("query_timeout", "soon");
         r = http().post("/api/v1/connections", ADMIN, Http.json(bad));
         r.assertRefused(400, "invalid_body");
         assertThat(r.json().get("errors").has("query_timeout")).isTrue();
 
         // every bad field at once, not the first
-        bad = duckdb("bad7", "x");
+        bad = duckdbConnection("bad7", "x");
         bad.put("dialect", "nosuch");
         bad.put("url", "");
         bad.put("pool_size", 0);
@@ -229,18 +217,18 @@ class ConnectionsApiIT {
         http().patch("/api/v1/connections/demo", ADMIN, "{\"pool_size\": 2}").assertRefused(409, "managed_by_config");
         http().request("DELETE", "/api/v1/connections/demo", ADMIN, "{\"reason\": \"x\"}")
                 .assertRefused(409, "managed_by_config");
-        http().post("/api/v1/connections", ADMIN, Http.json(duckdb("demo", "x")))
+        http().post("/api/v1/connections", ADMIN, Http.json(duckdbConnection("demo", "x")))
                 .assertRefused(409, "connection_exists");
-        assertThat(http().post("/api/v1/connections", ADMIN, Http.json(duckdb("twice", "x"))).status())
+        assertThat(http().post("/api/v1/connections", ADMIN, Http.json(duckdbConnection("twice", "x"))).status())
                 .isEqualTo(201);
-        http().post("/api/v1/connections", ADMIN, Http.json(duckdb("twice", "x")))
+        http().post("/api/v1/connections", ADMIN, Http.json(duckdbConnection("twice", "x")))
                 .assertRefused(409, "connection_exists");
         http().get("/api/v1/connections", null).assertRefused(401, "unauthorized");
     }
 
     @Test
     void passwordsAreSealedOrReferencedAndNeverAnswered() throws Exception {
-        Map<String, Object> body = duckdb("sealed", "x");
+        Map<String, Object> body = duckdbConnection("sealed", "x");
         body.put("password", "pw-literal-5e1f");
         Reply created = http().post("/api/v1/connections", ADMIN, Http.json(body));
         assertThat(created.status()).as(created.body()).isEqualTo(201);
@@ -263,7 +251,7 @@ class ConnectionsApiIT {
                 .get("password").isNull()).isTrue();
 
         Http keyless = new Http("http://127.0.0.1:" + KEYLESS.getLocalPort());
-        Map<String, Object> plain = duckdb("plain", "x");
+        Map<String, Object> plain = duckdbConnection("plain", "x");
         plain.put("password", "pw-literal-5e1f");
         keyless.post("/api/v1/connections", ADMIN, Http.json(plain)).assertRefused(409, "secret_key_required");
         plain.put("password", "${HOME}");
@@ -273,7 +261,7 @@ class ConnectionsApiIT {
 
     @Test
     void testAndDatabasesSaveNothing() throws Exception {
-        Map<String, Object> body = duckdb("probe1", "x");
+        Map<String, Object> body = duckdbConnection("probe1", "x");
         Reply tested = http().post("/api/v1/connections/test", ADMIN, Http.json(body));
         assertThat(tested.status()).as(tested.body()).isEqualTo(200);
         assertThat(tested.json().get("ok").asBoolean()).isTrue();

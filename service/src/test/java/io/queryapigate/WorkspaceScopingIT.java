@@ -1,6 +1,7 @@
 package io.queryapigate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.queryapigate.testing.TestingConfig.duckdbConnection;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -81,8 +82,8 @@ class WorkspaceScopingIT {
         for (String team : List.of("team-a", "team-b")) {
             created(http.post("/api/v1/workspaces", ADMIN, Http.json(Map.of("name", team))));
         }
-        created(http.post("/w/team-a/api/v1/connections", ADMIN, Http.json(duckdb("a_conn", "secret-a"))));
-        created(http.post("/w/team-a/api/v1/connections", ADMIN, Http.json(duckdb("a_gone", "secret-a"))));
+        created(http.post("/w/team-a/api/v1/connections", ADMIN, Http.json(duckdbConnection("a_conn", "secret-a"))));
+        created(http.post("/w/team-a/api/v1/connections", ADMIN, Http.json(duckdbConnection("a_gone", "secret-a"))));
         assertThat(http.request("DELETE", "/w/team-a/api/v1/connections/a_gone", ADMIN, "{\"reason\": \"old\"}")
                 .status()).isEqualTo(204);
         created(http.post("/w/team-a/api/v1/queries", ADMIN, Http.json(Map.of("name", "a_q", "sql",
@@ -97,7 +98,7 @@ class WorkspaceScopingIT {
                 Http.json(Map.of("items", List.of(Map.of("table", "t", "description", "team a table")))));
         assertThat(described.status()).as(described.body()).isEqualTo(200);
 
-        created(http.post("/w/team-b/api/v1/connections", ADMIN, Http.json(duckdb("b_conn", "secret-b"))));
+        created(http.post("/w/team-b/api/v1/connections", ADMIN, Http.json(duckdbConnection("b_conn", "secret-b"))));
         created(http.post("/w/team-b/api/v1/queries", ADMIN, Http.json(Map.of("name", "b_q", "sql",
                 "SELECT v FROM t", "connection_name", "b_conn", "publish", true, "collection", "b_coll"))));
         Reply bKey = http.post("/w/team-b/api/v1/api-keys", ADMIN, Http.json(Map.of("name", "b_key", "queries",
@@ -124,19 +125,6 @@ class WorkspaceScopingIT {
 
     private static void created(Reply r) {
         assertThat(r.status()).as(r.body()).isEqualTo(201);
-    }
-
-    /** A DuckDB database in memory whose table {@code t} holds one row, {@code v = value}. */
-    private static Map<String, Object> duckdb(String name, String value) throws IOException {
-        Path script = Files.createTempFile("qag-ws-", ".sql");
-        Files.writeString(script, "CREATE TABLE t AS SELECT '" + value + "' AS v;\n");
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("name", name);
-        body.put("dialect", "duckdb");
-        body.put("url", ":memory:");
-        body.put("pool_size", 2);
-        body.put("properties", Map.of("duckdb.init_script", script.toString(), "duckdb.read_only", "false"));
-        return body;
     }
 
     /** Every operation of the management API's document, as {@code "METHOD /path"}. */
@@ -330,7 +318,7 @@ class WorkspaceScopingIT {
                     assertThat(taken.body()).doesNotContain("team-a");
                 }
                 case "POST /api/v1/connections" -> {
-                    Reply taken = http.post("/w/team-b" + path, secret, Http.json(duckdb("a_conn", "x")));
+                    Reply taken = http.post("/w/team-b" + path, secret, Http.json(duckdbConnection("a_conn", "x")));
                     taken.assertRefused(409, "connection_exists");
                     assertThat(taken.body()).doesNotContain("team-a");
                 }

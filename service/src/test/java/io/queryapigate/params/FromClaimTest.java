@@ -1,9 +1,10 @@
 package io.queryapigate.params;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.queryapigate.params.ParamTesting.json;
+import static io.queryapigate.params.ParamTesting.refused;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.queryapigate.errors.ApiException;
 import java.util.List;
 import java.util.Map;
@@ -11,27 +12,9 @@ import org.junit.jupiter.api.Test;
 
 /** {@code from_claim} parameters: the value comes from the caller's claims only, never from the request. */
 class FromClaimTest {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Map<String, Object> ALICE = Map.of("sub", "a11ce", "org_id", "acme", "uid", 42,
             "app_metadata", Map.of("tenant", "t-7", "level", 3), "https://example.com/tenant", "namespaced",
             "realm_access", Map.of("roles", List.of("analyst")), "staff", true);
-
-    private static JsonNode json(String s) {
-        try {
-            return MAPPER.readTree(s);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    private static ApiException refused(Runnable r) {
-        try {
-            r.run();
-        } catch (ApiException e) {
-            return e;
-        }
-        throw new AssertionError("expected a refusal");
-    }
 
     private static ParamRules rules(String declared) {
         return ParamRules.parse(json(declared));

@@ -2,9 +2,10 @@ package io.queryapigate.params;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static io.queryapigate.params.ParamTesting.json;
+import static io.queryapigate.params.ParamTesting.refused;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.errors.ApiException;
 import java.math.BigDecimal;
@@ -16,24 +17,6 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ParamRulesTest {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-
-    private static JsonNode json(String s) {
-        try {
-            return MAPPER.readTree(s);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    private static ApiException refused(Runnable r) {
-        try {
-            r.run();
-        } catch (ApiException e) {
-            return e;
-        }
-        throw new AssertionError("expected a refusal");
-    }
 
     @Test
     void coercesQueryStringTextByType() throws Exception {

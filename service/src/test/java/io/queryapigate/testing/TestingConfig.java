@@ -76,4 +76,20 @@ public final class TestingConfig {
             support.after();
         }
     }
+
+    /**
+     * The body of a connection to a DuckDB database in memory whose table {@code t} holds one row, {@code v = value}
+     * (for {@code POST /api/v1/connections}).
+     */
+    public static java.util.Map<String, Object> duckdbConnection(String name, String value) throws IOException {
+        Path script = Files.createTempFile("qag-conn-", ".sql");
+        Files.writeString(script, "CREATE TABLE t AS SELECT '" + value + "' AS v;\n");
+        java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("name", name);
+        body.put("dialect", "duckdb");
+        body.put("url", ":memory:");
+        body.put("pool_size", 2);
+        body.put("properties", java.util.Map.of("duckdb.init_script", script.toString(), "duckdb.read_only", "false"));
+        return body;
+    }
 }
