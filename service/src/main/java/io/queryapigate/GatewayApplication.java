@@ -97,6 +97,7 @@ import io.queryapigate.resources.ConfigResource;
 import io.queryapigate.resources.ConnectionsResource;
 import io.queryapigate.resources.DocsResource;
 import io.queryapigate.resources.ExamplesResource;
+import io.queryapigate.resources.AuditDeliveryResource;
 import io.queryapigate.resources.ExecuteSqlResource;
 import io.queryapigate.resources.HealthResource;
 import io.queryapigate.resources.HistoryResource;
@@ -119,6 +120,8 @@ import io.queryapigate.openapi.OpenApiDocument;
 import io.queryapigate.openapi.Routes;
 import io.queryapigate.secrets.SecretBox;
 import io.queryapigate.secrets.SecretReferences;
+import io.queryapigate.siem.AuditDelivery;
+import io.queryapigate.config.AuditOutputConfig;
 import io.queryapigate.store.Store;
 import jakarta.servlet.DispatcherType;
 import java.nio.file.Files;
@@ -185,6 +188,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         ConnectionRegistry connections = ConnectionRegistry.create(dialects, config.getConnections(),
                 config.getLimits().queryTimeoutValue(), config.getLimits().getMaxRows(), home).manage(environment);
         EventLog events = config.getEvents().build(store.jdbi(), clock, environment);
+        AuditDelivery auditDelivery = AuditOutputConfig.build(config.getAuditOutputs(), store.jdbi(), clock, mapper,
+                version(), environment);
         MetadataCache cache = config.getMetadataCache().build(store, environment.metrics());
         Connections managedConnections = connections(config, environment, store, dialects, connections, secretBox,
                 secretReferences, clock);
@@ -311,6 +316,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 connections, managedConnections, cache, config.getSecurity().getMaskingKey() != null
                         && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock), mapper));
         jersey.register(new MeResource());
+        jersey.register(new AuditDeliveryResource(auditDelivery, mapper));
         jersey.register(new AdministratorsResource(administrators, mapper, clock));
         jersey.register(new SsoResource(consoleSignIn, consoleSessions));
         jersey.register(new ConnectionsResource(managedConnections, mapper));

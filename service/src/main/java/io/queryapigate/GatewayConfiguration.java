@@ -3,6 +3,7 @@ package io.queryapigate;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.queryapigate.config.AdminAuthConfig;
+import io.queryapigate.config.AuditOutputConfig;
 import io.queryapigate.config.AuthConfig;
 import io.queryapigate.config.CacheConfig;
 import io.queryapigate.config.ConnectionConfig;
@@ -89,6 +90,20 @@ public class GatewayConfiguration extends Configuration {
     @Valid
     @NotNull
     private List<SeedQuery> seedQueries = new ArrayList<>();
+
+    /** SIEM outputs of the audit log, by name (docs/audit.md, "Delivery to a SIEM"); empty: none. */
+    @NotNull
+    private Map<String, AuditOutputConfig> auditOutputs = new LinkedHashMap<>();
+
+    @JsonProperty
+    public Map<String, AuditOutputConfig> getAuditOutputs() {
+        return auditOutputs;
+    }
+
+    @JsonProperty
+    public void setAuditOutputs(Map<String, AuditOutputConfig> auditOutputs) {
+        this.auditOutputs = auditOutputs;
+    }
 
     @JsonProperty
     public String getHome() {
