@@ -123,7 +123,11 @@ public class AuditOutputConfig {
                 context = TlsFiles.context(file(key + ".caFile", caFile), file(key + ".clientCert", clientCert),
                         file(key + ".clientKey", clientKey));
             } catch (IllegalArgumentException e) {
-                throw new IllegalStateException(key + ": " + e.getMessage(), e);
+                String m = String.valueOf(e.getMessage());
+                String which = caFile != null && m.startsWith(caFile) ? ".caFile"
+                        : clientCert != null && m.startsWith(clientCert) ? ".clientCert"
+                        : clientKey != null && m.startsWith(clientKey) ? ".clientKey" : "";
+                throw new IllegalStateException(key + which + ": " + m, e);
             }
         }
         String host = hostname != null ? hostname : localHostname();
