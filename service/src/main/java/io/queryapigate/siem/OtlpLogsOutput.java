@@ -44,7 +44,10 @@ public final class OtlpLogsOutput implements AuditOutput {
         this.instanceId = instanceId;
         this.timeout = timeout;
         this.json = json;
+        // plain http: HTTP/1.1 without an h2c upgrade offer, which some proxies refuse on a POST; https negotiates
         this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER)
+                .version("https".equals(endpoint.getScheme()) ? HttpClient.Version.HTTP_2
+                        : HttpClient.Version.HTTP_1_1)
                 .build();
     }
 

@@ -16,7 +16,8 @@ class SyslogMessageTest {
 
     @Test
     void theOctetCountIsTheMessagesLengthInBytesNotCharacters() {
-        byte[] framed = new SyslogMessage(13, "h").framed(row(7, "key.create", "zoë", "key:k", "{\"n\":\"\u00e9\u2713\"}"));
+        byte[] framed = new SyslogMessage(13, "h").framed(row(7, "key.create", "zoë", "key:k",
+                "{\"n\":\"\u00e9\u2713\"}"));
         String text = new String(framed, StandardCharsets.UTF_8);
         int space = text.indexOf(' ');
         int count = Integer.parseInt(text.substring(0, space));

@@ -81,8 +81,8 @@ public final class TestingSyslog {
         address = address == null || address.isBlank() ? fallback : address.strip();
         int colon = address.lastIndexOf(':');
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1))),
-                    3_000);
+            s.connect(new InetSocketAddress(address.substring(0, colon),
+                    Integer.parseInt(address.substring(colon + 1))), 3_000);
         } catch (IOException e) {
             throw new IllegalStateException("rsyslog does not accept connections at " + address + " (" + variable
                     + "): start it with " + START, e);
