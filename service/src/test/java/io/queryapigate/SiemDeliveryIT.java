@@ -35,8 +35,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The audit log delivered to real receivers (SQLite store): the test's rsyslog over plain TCP, TLS and mutual TLS,
  * the OpenTelemetry Collector over OTLP/HTTP, and a receiver of the test's own that is down, then up, then down and up
  * again: every entry arrives, exactly once in these normal runs, in RFC 5424 with its structured data. Attacks: a
- * client without its certificate against mutual TLS, and a server certificate from a CA not trusted, deliver nothing
- * and say why in {@code /api/v1/audit/delivery}; a target that tries to close the structured data stays inside it.
+ * client without its certificate against mutual TLS, a server certificate from a CA not trusted or naming another
+ * host, an OTLP endpoint that is down or answers 404, deliver nothing and say why in {@code /api/v1/audit/delivery}; a target that tries to close the structured data stays inside it.
  * Entries are written straight into {@code audit_log} (the chain's correctness is the audit package's).
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
@@ -44,6 +44,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class SiemDeliveryIT {
     private static final String RUN = UUID.randomUUID().toString().substring(0, 12);
     private static final TestingSyslog.Private OUTAGE = TestingSyslog.privateTcp();
+    /** This host's name, which resolves to 127.0.0.1 but is not in the test server certificate (localhost is). */
+    private static final String LOOPBACK_NAME = loopbackName();
     private static final Path CONFIG = TestingConfig.write(TestingConfig.demoConnection(), "auditOutputs:\n"
             + output("plain", "type: syslog\n    url: tcp://" + TestingSyslog.tcp())
             + output("tls", "type: syslog\n    url: tls://" + TestingSyslog.tls() + "\n    caFile: "
@@ -57,7 +59,11 @@ class SiemDeliveryIT {
                     + TestingSyslog.caFile())
             + output("wrongca", "type: syslog\n    url: tls://" + TestingSyslog.tls() + "\n    caFile: "
                     + TestingSyslog.clientCert())
-            + output("outage", "type: syslog\n    url: tcp://" + OUTAGE.address()));
+            + output("outage", "type: syslog\n    url: tcp://" + OUTAGE.address())
+            + output("otlpdown", "type: otlp\n    endpoint: http://" + TestingSyslog.privateTcp().address())
+            + output("otlp404", "type: otlp\n    endpoint: " + TestingOtelCollector.url() + "/nope")
+            + output("wrongname", "type: syslog\n    url: tls://" + LOOPBACK_NAME + ":"
+                    + TestingSyslog.tls().split(":")[1] + "\n    caFile: " + TestingSyslog.caFile()));
     private static final DropwizardAppExtension<GatewayConfiguration> APP =
             new DropwizardAppExtension<>(GatewayApplication.class, CONFIG.toString());
     private static final Pattern SYSLOG = Pattern.compile("^<110>1 \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"
@@ -68,6 +74,18 @@ class SiemDeliveryIT {
     private static Http http;
     private static AuditDao audit;
     private static long seq;
+
+    private static String loopbackName() {
+        try {
+            String name = java.net.InetAddress.getLocalHost().getHostName();
+            assertThat(java.net.InetAddress.getByName(name).isLoopbackAddress()).as("this test needs the host's name ("
+                    + name + ") to resolve to a loopback address, as on the project's machines").isTrue();
+            assertThat(name).isNotEqualTo("localhost");
+            return name;
+        } catch (java.net.UnknownHostException e) {
+            throw new AssertionError(e);
+        }
+    }
 
     private static String output(String name, String body) {
         return "  " + name + ":\n    " + body + "\n    pollInterval: 50ms\n    retryMax: 300ms\n    batchSize: 4\n";
@@ -169,6 +187,14 @@ class SiemDeliveryIT {
             assertThat(o.get("target").asText()).startsWith("tls://127.0.0.1:");
         }
         assertThat(output("wrongca").get("last_error").asText()).contains("SSLHandshakeException");
+        for (String name : List.of("otlpdown", "otlp404", "wrongname")) {
+            await(name + " reports its failure", () -> output(name).get("last_error").isTextual());
+            assertThat(output(name).get("delivered_seq").asLong()).as(name).isZero();
+        }
+        assertThat(output("otlpdown").get("last_error").asText()).contains("ConnectException");
+        assertThat(output("otlp404").get("last_error").asText()).contains("the OTLP endpoint answered 404");
+        assertThat(output("wrongname").get("last_error").asText()).as("the certificate must name the host")
+                .contains("SSLHandshakeException").contains(LOOPBACK_NAME);
         // the mutual-TLS port took each entry from "mutual" only: "nocert"'s copies were refused, and nocert knows
         assertThat(seqs(TestingSyslog.received("mtls"))).containsExactlyElementsOf(range(11));
     }
@@ -178,7 +204,7 @@ class SiemDeliveryIT {
     void onlyAServerWideRoleSeesDelivery() {
         Http.Reply ok = http.get("/api/v1/audit/delivery", TestingConfig.ADMIN_KEY);
         assertThat(ok.status()).isEqualTo(200);
-        assertThat(ok.json().get("items")).hasSize(7);
+        assertThat(ok.json().get("items")).hasSize(10);
         assertThat(ok.json().get("items").get(3).get("target").asText())
                 .isEqualTo(TestingOtelCollector.url() + "/v1/logs").doesNotContain(RUN);
         String auditor = TestingAdmins.create(http, TestingConfig.ADMIN_KEY, "siem-auditor", "auditor");
