@@ -195,6 +195,12 @@ class SiemDeliveryIT {
         assertThat(output("otlp404").get("last_error").asText()).contains("the OTLP endpoint answered 404");
         assertThat(output("wrongname").get("last_error").asText()).as("the certificate must name the host")
                 .contains("SSLHandshakeException").contains(LOOPBACK_NAME);
+        JsonNode counters = new Http("http://127.0.0.1:" + APP.getAdminPort()).get("/metrics/json", null).json()
+                .get("counters");
+        assertThat(counters.get("audit.delivery.mutual.delivered").get("count").asLong()).isEqualTo(11);
+        assertThat(counters.get("audit.delivery.nocert.delivered").get("count").asLong()).isZero();
+        assertThat(counters.get("audit.delivery.nocert.failures").get("count").asLong()).isPositive();
+        assertThat(counters.get("audit.delivery.outage.failures").get("count").asLong()).isPositive();
         // the mutual-TLS port took each entry from "mutual" only: "nocert"'s copies were refused, and nocert knows
         assertThat(seqs(TestingSyslog.received("mtls"))).containsExactlyElementsOf(range(11));
     }

@@ -53,7 +53,7 @@ public class AuditOutputConfig {
      */
     public static AuditDelivery build(Map<String, AuditOutputConfig> outputs, Jdbi jdbi, Clock clock,
             ObjectMapper json, String version, Environment environment) {
-        AuditDelivery delivery = new AuditDelivery(jdbi, instanceId(), clock, json);
+        AuditDelivery delivery = new AuditDelivery(jdbi, instanceId(), clock, json, environment.metrics());
         outputs.forEach((name, output) -> {
             String key = "auditOutputs." + name;
             if (!NAME.matcher(name).matches()) {

@@ -1,5 +1,6 @@
 package io.queryapigate.siem;
 
+import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.lifecycle.Managed;
@@ -21,20 +22,23 @@ public final class AuditDelivery implements Managed {
     private final String instanceId;
     private final Clock clock;
     private final ObjectMapper json;
+    private final MetricRegistry metrics;
     private final List<Deliverer> deliverers = new ArrayList<>();
 
-    public AuditDelivery(Jdbi jdbi, String instanceId, Clock clock, ObjectMapper json) {
+    /** @param metrics gets {@code audit.delivery.<output>.delivered} and {@code .failures} per output */
+    public AuditDelivery(Jdbi jdbi, String instanceId, Clock clock, ObjectMapper json, MetricRegistry metrics) {
         this.jdbi = jdbi;
         this.instanceId = instanceId;
         this.clock = clock;
         this.json = json;
+        this.metrics = metrics;
     }
 
     /** Adds an output (before {@link #start()}). */
     public AuditDelivery add(String name, AuditOutput output, int batchSize, java.time.Duration pollInterval,
             java.time.Duration retryMax, java.time.Duration lease) {
         deliverers.add(new Deliverer(name, output, new Deliverer.Settings(batchSize, pollInterval, retryMax, lease),
-                jdbi, instanceId, clock, json));
+                jdbi, instanceId, clock, json, metrics));
         return this;
     }
 

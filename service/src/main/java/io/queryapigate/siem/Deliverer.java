@@ -1,5 +1,7 @@
 package io.queryapigate.siem;
 
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -31,6 +33,8 @@ final class Deliverer {
     private final DeliveryCursor cursor;
     private final Clock clock;
     private final ObjectMapper json;
+    private final Counter delivered;
+    private final Counter failed;
     private volatile boolean running;
     private volatile Thread thread;
     private long leaseUntilMs;
@@ -47,7 +51,7 @@ final class Deliverer {
     record Settings(int batchSize, Duration pollInterval, Duration retryMax, Duration lease) {}
 
     Deliverer(String name, AuditOutput output, Settings settings, Jdbi jdbi, String instanceId, Clock clock,
-            ObjectMapper json) {
+            ObjectMapper json, MetricRegistry metrics) {
         this.name = name;
         this.output = output;
         this.settings = settings;
@@ -55,6 +59,8 @@ final class Deliverer {
         this.cursor = new DeliveryCursor(jdbi, name, instanceId);
         this.clock = clock;
         this.json = json;
+        this.delivered = metrics.counter("audit.delivery." + name + ".delivered");
+        this.failed = metrics.counter("audit.delivery." + name + ".failures");
     }
 
     String name() {
@@ -122,12 +128,12 @@ final class Deliverer {
         }
         output.send(batch);
         long now = clock.millis();
-        long delivered = batch.getLast().seq();
+        long upTo = batch.getLast().seq();
         details.put("last_delivered_at_ms", now);
         details.putNull("last_error");
-        if (!cursor.advance(delivered, json.writeValueAsString(details), now, now + settings.lease().toMillis())) {
+        if (!cursor.advance(upTo, json.writeValueAsString(details), now, now + settings.lease().toMillis())) {
             LOG.info("Audit log to {}: another instance took over delivery; entries up to {} may reach it twice",
-                    name, delivered);
+                    name, upTo);
             leaseUntilMs = 0;
             return settings.pollInterval().toMillis();
         }
@@ -135,8 +141,9 @@ final class Deliverer {
             LOG.info("Audit log to {}: delivering again after {} failed tries", name, failures);
         }
         failures = 0;
+        delivered.inc(batch.size());
         leaseUntilMs = now + settings.lease().toMillis();
-        lastSeq = delivered;
+        lastSeq = upTo;
         return batch.size() == settings.batchSize() ? 0 : settings.pollInterval().toMillis();
     }
 
@@ -164,6 +171,7 @@ final class Deliverer {
 
     private long failed(Exception e) {
         failures++;
+        failed.inc();
         String error = describe(e);
         if (failures == 1) {
             LOG.warn("Audit log to {} ({}): delivery failed, retrying with backoff: {}", name, output.target(), error);

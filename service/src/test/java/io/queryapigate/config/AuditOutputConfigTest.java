@@ -3,6 +3,7 @@ package io.queryapigate.config;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.core.setup.Environment;
 import io.dropwizard.util.Duration;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,7 +26,7 @@ class AuditOutputConfigTest {
         Map<String, AuditOutputConfig> outputs = new LinkedHashMap<>();
         outputs.put(name, c);
         assertThatThrownBy(() -> AuditOutputConfig.build(outputs, null, Clock.systemUTC(), new ObjectMapper(), "t",
-                null)).isInstanceOf(IllegalStateException.class).hasMessageStartingWith(message);
+                new Environment("test"))).isInstanceOf(IllegalStateException.class).hasMessageStartingWith(message);
     }
 
     @Test

@@ -50,7 +50,7 @@ class DeliveryCursorTest {
     @Test
     void theFloorIsTheLowestCursorOfTheConfiguredOutputs() {
         AuditDelivery delivery = new AuditDelivery(jdbi, "me", java.time.Clock.systemUTC(),
-                new com.fasterxml.jackson.databind.ObjectMapper());
+                new com.fasterxml.jackson.databind.ObjectMapper(), new com.codahale.metrics.MetricRegistry());
         assertThat(delivery.floor()).isEmpty();
         SyslogOutput syslog = new SyslogOutput("127.0.0.1", 1, null, new SyslogMessage(13, "h"), 100);
         delivery.add("a", syslog, 10, java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(1),
