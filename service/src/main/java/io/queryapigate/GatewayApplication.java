@@ -188,8 +188,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         ConnectionRegistry connections = ConnectionRegistry.create(dialects, config.getConnections(),
                 config.getLimits().queryTimeoutValue(), config.getLimits().getMaxRows(), home).manage(environment);
         EventLog events = config.getEvents().build(store.jdbi(), clock, environment);
-        AuditDelivery auditDelivery = AuditOutputConfig.build(config.getAuditOutputs(), store.jdbi(), clock, mapper,
-                version(), environment);
+        AuditDelivery auditDelivery = AuditOutputConfig.build(config.getAuditOutputs(), variables, store.jdbi(), clock,
+                mapper, version(), environment);
         MetadataCache cache = config.getMetadataCache().build(store, environment.metrics());
         Connections managedConnections = connections(config, environment, store, dialects, connections, secretBox,
                 secretReferences, clock);

@@ -1,5 +1,6 @@
 package io.queryapigate.config;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.core.setup.Environment;
@@ -12,12 +13,16 @@ import io.queryapigate.siem.SyslogOutput;
 import io.queryapigate.siem.TlsFiles;
 import java.net.InetAddress;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
@@ -46,16 +51,28 @@ public class AuditOutputConfig {
     private Duration retryMax = Duration.seconds(60);
     private Duration lease = Duration.seconds(30);
     private Duration timeout = Duration.seconds(10);
+    /** For an output made from the original's environment variables: field to variable ("": the output's own). */
+    @JsonIgnore
+    private Map<String, String> variableNames = Map.of();
+    /** OTEL_EXPORTER_OTLP_LOGS_ENDPOINT names the logs URL itself, as the OTLP exporters read it. */
+    @JsonIgnore
+    private boolean endpointIsLogs;
 
     /**
      * The deliverers of every output, managed with the application (started after the store is up, stopped before
-     * it closes); an empty map makes a delivery with no output.
+     * it closes); an empty map makes a delivery with no output. The Python original's environment variables
+     * ({@code QUERYAPIGATE_AUDIT_SYSLOG_URL} with {@code _CA}, {@code _CERT}, {@code _KEY}; {@code
+     * QUERYAPIGATE_AUDIT_OTLP} with {@code OTEL_EXPORTER_OTLP_[LOGS_]ENDPOINT} and {@code _HEADERS}) add the outputs
+     * it had, named as it named them ({@code syslog}, {@code otlp}), unless the YAML has an output of that name.
      */
-    public static AuditDelivery build(Map<String, AuditOutputConfig> outputs, Jdbi jdbi, Clock clock,
-            ObjectMapper json, String version, Environment environment) {
+    public static AuditDelivery build(Map<String, AuditOutputConfig> yaml, Map<String, String> variables, Jdbi jdbi,
+            Clock clock, ObjectMapper json, String version, Environment environment) {
+        Map<String, AuditOutputConfig> outputs = new LinkedHashMap<>(yaml);
+        fromVariables(variables).forEach(outputs::putIfAbsent);
         AuditDelivery delivery = new AuditDelivery(jdbi, instanceId(), clock, json, environment.metrics());
         outputs.forEach((name, output) -> {
-            String key = "auditOutputs." + name;
+            String key = output == null || output.variableNames.isEmpty() ? "auditOutputs." + name
+                    : output.variableNames.get("");
             if (!NAME.matcher(name).matches()) {
                 throw new IllegalStateException(key + ": an output's name is 1 to 100 letters, digits, '_', '.' or"
                         + " '-', starting with a letter or digit");
@@ -72,6 +89,61 @@ public class AuditOutputConfig {
             environment.lifecycle().manage(delivery);
         }
         return delivery;
+    }
+
+    /** The original's environment variables as outputs; their mistakes name the variables. */
+    static Map<String, AuditOutputConfig> fromVariables(Map<String, String> variables) {
+        Map<String, AuditOutputConfig> out = new LinkedHashMap<>();
+        String url = variable(variables, "QUERYAPIGATE_AUDIT_SYSLOG_URL");
+        if (url != null) {
+            AuditOutputConfig syslog = new AuditOutputConfig();
+            syslog.type = "syslog";
+            syslog.url = url;
+            syslog.caFile = variable(variables, "QUERYAPIGATE_AUDIT_SYSLOG_CA");
+            syslog.clientCert = variable(variables, "QUERYAPIGATE_AUDIT_SYSLOG_CERT");
+            syslog.clientKey = variable(variables, "QUERYAPIGATE_AUDIT_SYSLOG_KEY");
+            syslog.variableNames = Map.of("", "QUERYAPIGATE_AUDIT_SYSLOG_URL", "url", "QUERYAPIGATE_AUDIT_SYSLOG_URL",
+                    "caFile", "QUERYAPIGATE_AUDIT_SYSLOG_CA", "clientCert", "QUERYAPIGATE_AUDIT_SYSLOG_CERT",
+                    "clientKey", "QUERYAPIGATE_AUDIT_SYSLOG_KEY");
+            out.put("syslog", syslog);
+        }
+        String on = variable(variables, "QUERYAPIGATE_AUDIT_OTLP");
+        if (on != null && Set.of("1", "true", "yes", "on").contains(on.toLowerCase(Locale.ROOT))) {
+            String endpointVariable = variable(variables, "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT") != null
+                    ? "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT" : "OTEL_EXPORTER_OTLP_ENDPOINT";
+            String headersVariable = variable(variables, "OTEL_EXPORTER_OTLP_LOGS_HEADERS") != null
+                    ? "OTEL_EXPORTER_OTLP_LOGS_HEADERS" : "OTEL_EXPORTER_OTLP_HEADERS";
+            AuditOutputConfig otlp = new AuditOutputConfig();
+            otlp.type = "otlp";
+            otlp.endpoint = variable(variables, endpointVariable);
+            otlp.endpointIsLogs = endpointVariable.equals("OTEL_EXPORTER_OTLP_LOGS_ENDPOINT");
+            String headers = variable(variables, headersVariable);
+            for (String item : headers == null ? new String[0] : headers.split(",")) {
+                int eq = item.indexOf('=');
+                if (eq > 0) {
+                    otlp.headers.put(decode(item.substring(0, eq).strip()), decode(item.substring(eq + 1).strip()));
+                }
+            }
+            otlp.variableNames = Map.of("", "QUERYAPIGATE_AUDIT_OTLP", "endpoint", endpointVariable, "headers",
+                    headersVariable);
+            out.put("otlp", otlp);
+        }
+        return out;
+    }
+
+    private static String variable(Map<String, String> variables, String name) {
+        String v = variables.get(name);
+        return v == null || v.isBlank() ? null : v.strip();
+    }
+
+    /** As the OTLP exporters read their headers variable: {@code key=value} pairs, percent-encoded. */
+    private static String decode(String text) {
+        return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
+    }
+
+    /** How a mistake names {@code field}: its YAML key, or the environment variable it came from. */
+    private String at(String key, String field) {
+        return variableNames.getOrDefault(field, key + "." + field);
     }
 
     private void check(String key) {
@@ -99,18 +171,19 @@ public class AuditOutputConfig {
     }
 
     private AuditOutput syslog(String key) {
-        require(url != null && !url.isBlank(), key + ".url: tls://host:port or tcp://host:port is required");
+        require(url != null && !url.isBlank(),
+                at(key, "url") + ": tls://host:port or tcp://host:port is required");
         URI u;
         try {
             u = new URI(url.strip());
         } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(key + ".url: " + e.getMessage(), e);
+            throw new IllegalStateException(at(key, "url") + ": " + e.getMessage(), e);
         }
-        require(!"udp".equals(u.getScheme()), key + ".url: UDP loses entries silently; use tls://host:6514 (or"
-                + " tcp://host:514 on a network you trust)");
+        require(!"udp".equals(u.getScheme()), at(key, "url") + ": UDP loses entries silently; use"
+                + " tls://host:6514 (or tcp://host:514 on a network you trust)");
         require(("tls".equals(u.getScheme()) || "tcp".equals(u.getScheme())) && u.getHost() != null
                 && u.getPort() > 0 && (u.getRawPath() == null || u.getRawPath().isEmpty()) && u.getRawQuery() == null
-                && u.getUserInfo() == null, key + ".url: must be tls://host:port or tcp://host:port");
+                && u.getUserInfo() == null, at(key, "url") + ": must be tls://host:port or tcp://host:port");
         require(facility >= 0 && facility <= 23, key + ".facility: 0 to 23 (13: log audit)");
         boolean tls = "tls".equals(u.getScheme());
         require(tls || (caFile == null && clientCert == null && clientKey == null),
@@ -120,14 +193,14 @@ public class AuditOutputConfig {
         SSLContext context = null;
         if (tls) {
             try {
-                context = TlsFiles.context(file(key + ".caFile", caFile), file(key + ".clientCert", clientCert),
-                        file(key + ".clientKey", clientKey));
+                context = TlsFiles.context(file(at(key, "caFile"), caFile),
+                        file(at(key, "clientCert"), clientCert), file(at(key, "clientKey"), clientKey));
             } catch (IllegalArgumentException e) {
                 String m = String.valueOf(e.getMessage());
-                String which = caFile != null && m.startsWith(caFile) ? ".caFile"
-                        : clientCert != null && m.startsWith(clientCert) ? ".clientCert"
-                        : clientKey != null && m.startsWith(clientKey) ? ".clientKey" : "";
-                throw new IllegalStateException(key + which + ": " + m, e);
+                String which = caFile != null && m.startsWith(caFile) ? at(key, "caFile")
+                        : clientCert != null && m.startsWith(clientCert) ? at(key, "clientCert")
+                        : clientKey != null && m.startsWith(clientKey) ? at(key, "clientKey") : key;
+                throw new IllegalStateException(which + ": " + m, e);
             }
         }
         String host = hostname != null ? hostname : localHostname();
@@ -136,27 +209,28 @@ public class AuditOutputConfig {
     }
 
     private AuditOutput otlp(String key, ObjectMapper json, String version, String instanceId) {
-        require(endpoint != null && !endpoint.isBlank(), key + ".endpoint: the collector's OTLP/HTTP address"
+        require(endpoint != null && !endpoint.isBlank(), at(key, "endpoint") + ": the collector's OTLP/HTTP address"
                 + " (http://collector:4318) is required");
         URI u;
         try {
             u = new URI(endpoint.strip());
         } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(key + ".endpoint: " + e.getMessage(), e);
+            throw new IllegalStateException(at(key, "endpoint") + ": " + e.getMessage(), e);
         }
         require(("http".equals(u.getScheme()) || "https".equals(u.getScheme())) && u.getHost() != null
                 && u.getUserInfo() == null && u.getRawQuery() == null && u.getRawFragment() == null,
-                key + ".endpoint: must be http(s)://host[:port][/path], without credentials (use headers)");
+                at(key, "endpoint") + ": must be http(s)://host[:port][/path], without credentials (use headers)");
         String path = u.getRawPath() == null ? "" : u.getRawPath().replaceAll("/+$", "");
-        URI logs = URI.create(u.getScheme() + "://" + u.getRawAuthority() + (path.endsWith("/v1/logs") ? path
-                : path + "/v1/logs"));
+        URI logs = URI.create(u.getScheme() + "://" + u.getRawAuthority()
+                + (path.endsWith("/v1/logs") || endpointIsLogs ? path : path + "/v1/logs"));
         headers.forEach((name, value) -> {
-            require(name != null && HEADER.matcher(name).matches(), key + ".headers: '" + name
+            require(name != null && HEADER.matcher(name).matches(), at(key, "headers") + ": '" + name
                     + "' is not a header name");
-            require(value != null && value.chars().noneMatch(c -> c < 0x20 || c == 0x7f), key + ".headers." + name
-                    + ": a value on one line");
+            require(value != null && value.chars().noneMatch(c -> c < 0x20 || c == 0x7f),
+                    at(key, "headers") + "." + name + ": a value on one line");
             require(!name.equalsIgnoreCase("content-type") && !name.equalsIgnoreCase("content-length")
-                    && !name.equalsIgnoreCase("host"), key + ".headers." + name + ": set by the output itself");
+                    && !name.equalsIgnoreCase("host"),
+                    at(key, "headers") + "." + name + ": set by the output itself");
         });
         return new OtlpLogsOutput(logs, headers, "queryapigate", version, instanceId, timeout.toJavaDuration(), json);
     }

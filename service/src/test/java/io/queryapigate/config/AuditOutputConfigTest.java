@@ -25,8 +25,13 @@ class AuditOutputConfigTest {
     private static void refused(String name, AuditOutputConfig c, String message) {
         Map<String, AuditOutputConfig> outputs = new LinkedHashMap<>();
         outputs.put(name, c);
-        assertThatThrownBy(() -> AuditOutputConfig.build(outputs, null, Clock.systemUTC(), new ObjectMapper(), "t",
-                new Environment("test"))).isInstanceOf(IllegalStateException.class).hasMessageStartingWith(message);
+        refused(outputs, Map.of(), message);
+    }
+
+    private static void refused(Map<String, AuditOutputConfig> yaml, Map<String, String> variables, String message) {
+        assertThatThrownBy(() -> AuditOutputConfig.build(yaml, variables, null, Clock.systemUTC(), new ObjectMapper(),
+                "t", new Environment("test"))).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith(message);
     }
 
     @Test
@@ -130,5 +135,35 @@ class AuditOutputConfigTest {
         ok.setEndpoint("http://c:4318");
         refused("bad name", ok, "auditOutputs.bad name: an output's name is 1 to 100 letters");
         refused("empty", null, "auditOutputs.empty: give the output's type");
+    }
+
+    @Test
+    void thePythonOriginalsVariablesMakeItsOutputsAndTheirMistakesNameTheVariables() {
+        refused(Map.of(), Map.of("QUERYAPIGATE_AUDIT_SYSLOG_URL", "udp://siem:514"),
+                "QUERYAPIGATE_AUDIT_SYSLOG_URL: UDP loses entries silently");
+        refused(Map.of(), Map.of("QUERYAPIGATE_AUDIT_SYSLOG_URL", "tls://siem:6514", "QUERYAPIGATE_AUDIT_SYSLOG_CA",
+                "/nonexistent/ca.pem"), "QUERYAPIGATE_AUDIT_SYSLOG_CA: /nonexistent/ca.pem is not a readable file");
+        refused(Map.of(), Map.of("QUERYAPIGATE_AUDIT_OTLP", "yes"), "OTEL_EXPORTER_OTLP_ENDPOINT: the collector's");
+        refused(Map.of(), Map.of("QUERYAPIGATE_AUDIT_OTLP", "1", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", "ftp://c"),
+                "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: must be http(s)://");
+        refused(Map.of(), Map.of("QUERYAPIGATE_AUDIT_OTLP", "on", "OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318",
+                "OTEL_EXPORTER_OTLP_HEADERS", "bad header=x"), "OTEL_EXPORTER_OTLP_HEADERS: 'bad header'");
+
+        Map<String, AuditOutputConfig> made = AuditOutputConfig.fromVariables(Map.of("QUERYAPIGATE_AUDIT_SYSLOG_URL",
+                " tcp://siem:514 ", "QUERYAPIGATE_AUDIT_OTLP", "TRUE", "OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318",
+                "OTEL_EXPORTER_OTLP_LOGS_HEADERS", "Authorization=Bearer%20a+b%3D, X-Tenant = t1,junk",
+                "OTEL_EXPORTER_OTLP_HEADERS", "Ignored=1"));
+        org.assertj.core.api.Assertions.assertThat(made).containsOnlyKeys("syslog", "otlp");
+        org.assertj.core.api.Assertions.assertThat(made.get("syslog").getUrl()).isEqualTo("tcp://siem:514");
+        org.assertj.core.api.Assertions.assertThat(made.get("otlp").getHeaders())
+                .containsExactly(Map.entry("Authorization", "Bearer a+b="), Map.entry("X-Tenant", "t1"));
+        org.assertj.core.api.Assertions.assertThat(AuditOutputConfig.fromVariables(Map.of("QUERYAPIGATE_AUDIT_OTLP",
+                "0", "OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318"))).as("off").isEmpty();
+
+        AuditOutputConfig yaml = new AuditOutputConfig();
+        yaml.setType("syslog");
+        yaml.setUrl("udp://yaml:514");
+        refused(Map.of("syslog", yaml), Map.of("QUERYAPIGATE_AUDIT_SYSLOG_URL", "tcp://env:514"),
+                "auditOutputs.syslog.url: UDP"); // the YAML's output of that name wins
     }
 }
