@@ -332,7 +332,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         environment.lifecycle().manage(health);
         jersey.register(new AlertsResource(new Alerts(apiKeys, quotas, limits.refusals(),
                 store.jdbi().onDemand(AlertsDao.class), instances, health, connections, events,
-                config.getAlerts().settings(), clock), mapper, clock));
+                Alerts.Settings.of(config.getAlerts()), clock), mapper, clock));
         jersey.register(new InstancesResource(instances, mapper));
         jersey.register(new QuotaUsageResource(apiKeys, quotas, mapper));
         jersey.register(new DocsResource(DocsPage.of(

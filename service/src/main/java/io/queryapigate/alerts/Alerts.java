@@ -1,6 +1,7 @@
 package io.queryapigate.alerts;
 
 import io.queryapigate.auth.Quota;
+import io.queryapigate.config.AlertsConfig;
 import io.queryapigate.dialect.ConnectionHealth;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.events.EventLog;
@@ -67,7 +68,14 @@ public final class Alerts {
      * @param refusalsPerHour     refusals of a key in the last hour before it is called out
      */
     public record Settings(int keyExpiryDays, Duration slowQuery, double slowdownFactor, Duration slowdownMinimum,
-            int refusalsPerHour) {}
+            int refusalsPerHour) {
+        /** The YAML's {@code alerts} block. */
+        public static Settings of(AlertsConfig c) {
+            return new Settings(c.getKeyExpiryDays(), Duration.ofMillis(c.getSlowQuery().toMilliseconds()),
+                    c.getSlowdownFactor(), Duration.ofMillis(c.getSlowdownMinimum().toMilliseconds()),
+                    c.getRefusalsPerHour());
+        }
+    }
 
     public Alerts(ApiKeys keys, Quotas quotas, Refusals refusals, AlertsDao calls, Instances instances,
             ConnectionHealth health, ConnectionRegistry connections, EventLog events, Settings settings, Clock clock) {
@@ -211,8 +219,8 @@ public final class Alerts {
             String since = ServerTime.format(r.failingSince());
             found.add(Alert.of("critical", "connection_failing", r.connection(), "Connection '" + r.connection()
                     + "' is failing", "Its health check has failed since " + since + " (last checked "
-                    + ServerTime.format(r.checkedAt()) + "): " + r.problem() + ". Check the database is up and the"
-                    + " connection settings are right.", since, "connection", r.connection()));
+                    + ServerTime.format(r.checkedAt()) + "): " + withoutFullStop(r.problem()) + ". Check the database"
+                    + " is up and the connection settings are right.", since, "connection", r.connection()));
         }
         return found;
     }
@@ -278,6 +286,11 @@ public final class Alerts {
                     "history"));
         }
         return found;
+    }
+
+    private static String withoutFullStop(String text) {
+        String t = text.strip();
+        return t.endsWith(".") ? t.substring(0, t.length() - 1) : t;
     }
 
     private static long median(long[] values) {

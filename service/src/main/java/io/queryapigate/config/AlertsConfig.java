@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MaxDuration;
 import io.dropwizard.validation.MinDuration;
-import io.queryapigate.alerts.Alerts;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
@@ -120,11 +119,5 @@ public class AlertsConfig {
 
     public java.time.Duration healthTimeout() {
         return java.time.Duration.ofMillis(healthCheckTimeout.toMilliseconds());
-    }
-
-    /** The thresholds, for {@link Alerts}. */
-    public Alerts.Settings settings() {
-        return new Alerts.Settings(keyExpiryDays, java.time.Duration.ofMillis(slowQuery.toMilliseconds()),
-                slowdownFactor, java.time.Duration.ofMillis(slowdownMinimum.toMilliseconds()), refusalsPerHour);
     }
 }
