@@ -44,9 +44,12 @@ class AlertsQuotasIT {
     private static final TestServers.Server REDIS = TestServers.redis();
     private static final String PREFIX = "qagtest:" + UUID.randomUUID() + ":";
     private static final String LIMITS = "alerts:\n  refusalsPerHour: 3\n";
+    /** Where file references may point: a connection's password that goes away. */
+    private static final Path SECRETS = secretsDirectory();
     private static final DropwizardAppExtension<GatewayConfiguration> SQLITE = new DropwizardAppExtension<>(
             GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(),
-                    TestingConfig.filmSeed() + LIMITS).toString());
+                    TestingConfig.filmSeed() + LIMITS + "  healthCheckInterval: 1s\n"
+                            + "secrets:\n  cacheTtl: 1s\n  fileDirectories: [\"" + SECRETS + "\"]\n", "1s").toString());
     private static final DropwizardAppExtension<GatewayConfiguration> POSTGRES = new DropwizardAppExtension<>(
             GatewayApplication.class, TestingConfig.write(TestingConfig.demoConnection(), TestingConfig.filmSeed()
                     + LIMITS + "store:\n  url: " + PG.url() + "\n  user: " + PG.user() + "\n  password: "
@@ -56,6 +59,14 @@ class AlertsQuotasIT {
     private static final DropwizardAppExtension<GatewayConfiguration> DROPPING = new DropwizardAppExtension<>(
             GatewayApplication.class, dropping());
     private static final String ADMIN = TestingConfig.ADMIN_KEY;
+
+    private static Path secretsDirectory() {
+        try {
+            return Files.createTempDirectory("qag-alert-secrets-").toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     private static String dropping() {
         Path config = TestingConfig.write(TestingConfig.demoConnection(), TestingConfig.filmSeed());
@@ -197,6 +208,28 @@ class AlertsQuotasIT {
         JsonNode alert = TestingAlerts.alert(http, ADMIN, "key_rate_limited:hasty").orElseThrow();
         assertThat(alert.get("severity").asText()).isEqualTo("warning");
         assertThat(alert.get("detail").asText()).startsWith("3 calls refused in the last hour (3 rate_limited)");
+    }
+
+    @Test
+    void aStoredConnectionWhosePasswordGoesAwayIsFailingUntilItIsBack() throws Exception {
+        Http http = new Http("http://127.0.0.1:" + SQLITE.getLocalPort());
+        Path file = SECRETS.resolve("vanishing-pw");
+        Files.writeString(file, "pw-alert-5e1d\n");
+        Map<String, Object> body = TestingConfig.duckdbConnection("vanishing", "ok");
+        body.put("password", "${file:" + file + "}");
+        Reply created = http.post("/api/v1/connections", ADMIN, Http.json(body));
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        Thread.sleep(2_500); // two health-check rounds: it is healthy
+        assertThat(TestingAlerts.ids(http, ADMIN)).doesNotContain("connection_failing:vanishing");
+
+        Files.delete(file);
+        TestingAlerts.awaitIds(http, ADMIN, 20, ids -> ids.contains("connection_failing:vanishing"));
+        JsonNode alert = TestingAlerts.alert(http, ADMIN, "connection_failing:vanishing").orElseThrow();
+        assertThat(alert.get("severity").asText()).isEqualTo("critical");
+        assertThat(alert.get("detail").asText()).contains("cannot open").doesNotContain("pw-alert-5e1d");
+
+        Files.writeString(file, "pw-alert-5e1d\n");
+        TestingAlerts.awaitIds(http, ADMIN, 20, ids -> !ids.contains("connection_failing:vanishing"));
     }
 
     private static JsonNode usage(Http http, String key) {

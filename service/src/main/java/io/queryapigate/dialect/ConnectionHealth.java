@@ -15,9 +15,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Each live connection's latest health-check result: every interval, on a background virtual thread, every connection
- * of the registry runs its dialect's own check ({@link io.queryapigate.dialect.spi.Dialect#checkHealth}, bounded by
- * a timeout), all at once, each on its own virtual thread. Readers ({@link #latest}) never start a check.
+ * Each live connection's latest health-check result: every interval (the first one interval after the start), on a
+ * background virtual thread, every connection of the registry runs its dialect's own check
+ * ({@link io.queryapigate.dialect.spi.Dialect#checkHealth}, bounded by a timeout), all at once, each on its own
+ * virtual thread; a stored connection taken out of service because it cannot open (its secret cannot be resolved)
+ * fails without a check. Readers ({@link #latest}) never start a check.
  */
 public final class ConnectionHealth implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionHealth.class);
@@ -44,7 +46,7 @@ public final class ConnectionHealth implements Managed {
         this.timeout = timeout;
     }
 
-    /** The latest result of every connection checked at least once and still live, by name. */
+    /** The latest result of every connection checked at least once and still live or out of service, by name. */
     public Map<String, Result> latest() {
         return Map.copyOf(results);
     }
@@ -67,7 +69,9 @@ public final class ConnectionHealth implements Managed {
     /** Checks every live connection once, at once, and keeps the results (tests call it; the loop does). */
     public void checkAll() throws InterruptedException {
         Map<String, ConnectionRegistry.Connection> live = connections.all();
-        results.keySet().retainAll(live.keySet());
+        Map<String, RuntimeException> outOfService = connections.outOfService();
+        results.keySet().removeIf(name -> !live.containsKey(name) && !outOfService.containsKey(name));
+        outOfService.forEach((name, why) -> record(name, "cannot open: " + why.getMessage()));
         try (ExecutorService each = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> running = new ArrayList<>();
             live.forEach((name, c) -> running.add(each.submit(() -> check(name, c))));
@@ -79,30 +83,41 @@ public final class ConnectionHealth implements Managed {
                 }
             }
         }
-        results.keySet().retainAll(connections.all().keySet());
+        results.keySet().removeIf(name -> !connections.all().containsKey(name)
+                && connections.unavailable(name).isEmpty());
     }
 
+    // entered like a call, so a replaced or removed connection is not checked and its pool closes after the check
     private void check(String name, ConnectionRegistry.Connection c) {
+        if (!c.enter()) {
+            return;
+        }
         String problem = null;
         try {
             c.dialect().checkHealth(timeout);
         } catch (DialectException e) {
             problem = e.error() + ": " + e.getMessage();
-        } catch (RuntimeException e) { // a closed pool (the connection replaced meanwhile), a driver's own failure
+        } catch (RuntimeException e) { // a driver's own failure
             problem = e.toString();
+        } finally {
+            c.exit();
         }
+        record(name, problem);
+    }
+
+    // a failure keeps the time the checks began failing
+    private void record(String name, String problem) {
         long now = clock.millis();
-        String failure = problem;
-        results.compute(name, (n, before) -> failure == null ? new Result(n, true, null, now, null)
-                : new Result(n, false, failure, now,
+        results.compute(name, (n, before) -> problem == null ? new Result(n, true, null, now, null)
+                : new Result(n, false, problem, now,
                         before != null && before.failingSince() != null ? before.failingSince() : now));
     }
 
     private void loop() {
         while (running) {
             try {
+                Thread.sleep(interval); // the first round one interval after the start: a start opens no pool
                 checkAll();
-                Thread.sleep(interval);
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
