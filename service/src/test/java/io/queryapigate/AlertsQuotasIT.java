@@ -1,6 +1,7 @@
 package io.queryapigate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
@@ -230,6 +231,18 @@ class AlertsQuotasIT {
 
         Files.writeString(file, "pw-alert-5e1d\n");
         TestingAlerts.awaitIds(http, ADMIN, 20, ids -> !ids.contains("connection_failing:vanishing"));
+    }
+
+    @Test
+    void aBadThresholdStopsStartupNamingIt() {
+        for (String[] bad : new String[][] {
+            {"alerts:\n  slowdownFactor: 1\n", "alerts.slowdownFactor"},
+            {"alerts:\n  healthCheckInterval: 10ms\n", "alerts.healthCheckInterval"},
+            {"alerts:\n  refusalsPerHour: 0\n", "alerts.refusalsPerHour"},
+            {"instances:\n  heartbeatInterval: 0s\n", "instances.heartbeatInterval"}}) {
+            Path config = TestingConfig.write(TestingConfig.demoConnection(), bad[0]);
+            assertThatThrownBy(() -> TestingConfig.startAndStop(config)).as(bad[0]).hasStackTraceContaining(bad[1]);
+        }
     }
 
     private static JsonNode usage(Http http, String key) {
