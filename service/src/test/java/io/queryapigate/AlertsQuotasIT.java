@@ -34,7 +34,9 @@ import redis.clients.jedis.RedisClient;
 /**
  * Alerts about keys and quota usage through real calls, on a SQLite store (quota counts in the store) and on a
  * PostgreSQL store with Redis (counts in Redis): a key expiring soon, a key's quota used up (the alert, the usage
- * answer and the 429 agree), keys refused again and again (quota, rate limit); each alert's id stable across requests.
+ * answer and the 429 agree), keys refused again and again (quota, rate limit); each alert's id stable across requests;
+ * a workspace's stored connection whose password file goes away (failing in that workspace only, until it is back);
+ * bad thresholds stopping startup.
  * Then who sees what, on an instance whose event writer drops events: server-wide roles by capability (a developer
  * sees no key alerts and no quota usage), a workspace's auditor only that workspace's and none of the server's, a key
  * nothing.
@@ -212,25 +214,29 @@ class AlertsQuotasIT {
     }
 
     @Test
-    void aStoredConnectionWhosePasswordGoesAwayIsFailingUntilItIsBack() throws Exception {
+    void aStoredConnectionWhosePasswordGoesAwayIsFailingInItsWorkspaceUntilItIsBack() throws Exception {
         Http http = new Http("http://127.0.0.1:" + SQLITE.getLocalPort());
+        Http ops = new Http("http://127.0.0.1:" + SQLITE.getLocalPort() + "/w/ops");
+        assertThat(http.post("/api/v1/workspaces", ADMIN, "{\"name\": \"ops\"}").status()).isEqualTo(201);
         Path file = SECRETS.resolve("vanishing-pw");
         Files.writeString(file, "pw-alert-5e1d\n");
         Map<String, Object> body = TestingConfig.duckdbConnection("vanishing", "ok");
         body.put("password", "${file:" + file + "}");
-        Reply created = http.post("/api/v1/connections", ADMIN, Http.json(body));
+        Reply created = ops.post("/api/v1/connections", ADMIN, Http.json(body));
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         Thread.sleep(2_500); // two health-check rounds: it is healthy
-        assertThat(TestingAlerts.ids(http, ADMIN)).doesNotContain("connection_failing:vanishing");
+        assertThat(TestingAlerts.ids(ops, ADMIN)).doesNotContain("connection_failing:vanishing");
 
         Files.delete(file);
-        TestingAlerts.awaitIds(http, ADMIN, 20, ids -> ids.contains("connection_failing:vanishing"));
-        JsonNode alert = TestingAlerts.alert(http, ADMIN, "connection_failing:vanishing").orElseThrow();
+        TestingAlerts.awaitIds(ops, ADMIN, 20, ids -> ids.contains("connection_failing:vanishing"));
+        JsonNode alert = TestingAlerts.alert(ops, ADMIN, "connection_failing:vanishing").orElseThrow();
         assertThat(alert.get("severity").asText()).isEqualTo("critical");
         assertThat(alert.get("detail").asText()).contains("cannot open").doesNotContain("pw-alert-5e1d");
+        assertThat(TestingAlerts.ids(http, ADMIN)).as("another workspace's connection").doesNotContain(
+                "connection_failing:vanishing");
 
         Files.writeString(file, "pw-alert-5e1d\n");
-        TestingAlerts.awaitIds(http, ADMIN, 20, ids -> !ids.contains("connection_failing:vanishing"));
+        TestingAlerts.awaitIds(ops, ADMIN, 20, ids -> !ids.contains("connection_failing:vanishing"));
     }
 
     @Test
