@@ -66,7 +66,7 @@ public final class ConnectionHealth implements Managed {
         }
     }
 
-    /** Checks every live connection once, at once, and keeps the results (tests call it; the loop does). */
+    /** Checks every live connection once, all at once, and keeps the results. */
     public void checkAll() throws InterruptedException {
         Map<String, ConnectionRegistry.Connection> live = connections.all();
         Map<String, RuntimeException> outOfService = connections.outOfService();
