@@ -87,7 +87,7 @@ class SiemPostgresIT {
         JsonNode a = status(first);
         JsonNode b = status(second);
         assertThat(a.get("instance").asText()).as("both instances see one holder").isEqualTo(b.get("instance")
-                .asText()).isNotBlank();
+                .asText()).isEqualTo(self(first)).as("the first, which started alone").isNotEqualTo(self(second));
         await("the cursor is at the head", () -> status(second).get("behind").asLong() == 0);
         assertThat(status(second).get("delivered_seq").asLong()).isEqualTo(last);
     }
@@ -104,7 +104,7 @@ class SiemPostgresIT {
         Thread.sleep(300);
         assertThat(seqs()).containsExactlyElementsOf(range(1, last));
         JsonNode now = status(second);
-        assertThat(now.get("instance").asText()).isNotEqualTo(holder);
+        assertThat(now.get("instance").asText()).isNotEqualTo(holder).isEqualTo(self(second));
         assertThat(now.get("delivered_seq").asLong()).isEqualTo(last);
     }
 
@@ -122,6 +122,18 @@ class SiemPostgresIT {
                 TestingConfig.ADMIN_KEY);
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         return r.json().get("items").get(0);
+    }
+
+    /** The instance id {@code app} gives itself in /api/v1/instances. */
+    private static String self(DropwizardTestSupport<GatewayConfiguration> app) {
+        Http.Reply r = new Http("http://127.0.0.1:" + app.getLocalPort()).get("/api/v1/instances",
+                TestingConfig.ADMIN_KEY);
+        for (JsonNode i : r.json().get("items")) {
+            if (i.get("this").asBoolean()) {
+                return i.get("id").asText();
+            }
+        }
+        throw new AssertionError("no instance of its own in " + r.body());
     }
 
     private static List<Long> seqs() {

@@ -23,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 import org.jdbi.v3.core.Jdbi;
@@ -60,16 +59,17 @@ public class AuditOutputConfig {
 
     /**
      * The deliverers of every output, managed with the application (started after the store is up, stopped before
-     * it closes); an empty map makes a delivery with no output. The Python original's environment variables
+     * it closes); an empty map makes a delivery with no output. {@code instanceId} names this process in the leases
+     * (as {@code /api/v1/instances} does). The Python original's environment variables
      * ({@code QUERYAPIGATE_AUDIT_SYSLOG_URL} with {@code _CA}, {@code _CERT}, {@code _KEY}; {@code
      * QUERYAPIGATE_AUDIT_OTLP} with {@code OTEL_EXPORTER_OTLP_[LOGS_]ENDPOINT} and {@code _HEADERS}) add the outputs
      * it had, named as it named them ({@code syslog}, {@code otlp}), unless the YAML has an output of that name.
      */
     public static AuditDelivery build(Map<String, AuditOutputConfig> yaml, Map<String, String> variables, Jdbi jdbi,
-            Clock clock, ObjectMapper json, String version, Environment environment) {
+            Clock clock, ObjectMapper json, String version, String instanceId, Environment environment) {
         Map<String, AuditOutputConfig> outputs = new LinkedHashMap<>(yaml);
         fromVariables(variables).forEach(outputs::putIfAbsent);
-        AuditDelivery delivery = new AuditDelivery(jdbi, instanceId(), clock, json, environment.metrics());
+        AuditDelivery delivery = new AuditDelivery(jdbi, instanceId, clock, json, environment.metrics());
         outputs.forEach((name, output) -> {
             String key = output == null || output.variableNames.isEmpty() ? "auditOutputs." + name
                     : output.variableNames.get("");
@@ -256,13 +256,6 @@ public class AuditOutputConfig {
         } catch (UnknownHostException e) {
             return "-";
         }
-    }
-
-    /** This process in the leases: host, process id and a random part (a restarted process is another holder). */
-    private static String instanceId() {
-        String host = localHostname();
-        return (host.length() > 60 ? host.substring(0, 60) : host) + ":" + ProcessHandle.current().pid() + ":"
-                + UUID.randomUUID().toString().substring(0, 8);
     }
 
     @JsonProperty

@@ -30,7 +30,7 @@ class AuditOutputConfigTest {
 
     private static void refused(Map<String, AuditOutputConfig> yaml, Map<String, String> variables, String message) {
         assertThatThrownBy(() -> AuditOutputConfig.build(yaml, variables, null, Clock.systemUTC(), new ObjectMapper(),
-                "t", new Environment("test"))).isInstanceOf(IllegalStateException.class)
+                "t", "test-instance", new Environment("test"))).isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith(message);
     }
 
