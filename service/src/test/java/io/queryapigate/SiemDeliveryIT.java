@@ -37,7 +37,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * again: every entry arrives, exactly once in these normal runs, in RFC 5424 with its structured data. Attacks: a
  * client without its certificate against mutual TLS, a server certificate from a CA not trusted or naming another
  * host, an OTLP endpoint that is down or answers 404, deliver nothing and say why in {@code /api/v1/audit/delivery};
- * a target that tries to close the structured data stays inside it. Entries are written straight into {@code audit_log} (the chain's correctness is the audit package's).
+ * a target that tries to close the structured data stays inside it. Entries are written straight into
+ * {@code audit_log} (the chain's correctness is the audit package's).
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
