@@ -37,7 +37,7 @@ class SiemBacklogIT {
     @Test
     void aBacklogIsCaughtUp() throws Exception {
         Http http = new Http("http://127.0.0.1:" + APP.getLocalPort());
-        Jdbi jdbi = Jdbi.create("jdbc:sqlite:" + CONFIG.getParent().resolve("queryapigate.db"))
+        Jdbi jdbi = Jdbi.create("jdbc:sqlite:" + CONFIG.getParent().resolve("queryapigate.db") + "?busy_timeout=10000")
                 .installPlugin(new SqlObjectPlugin());
         String json = "{\"action\":\"key.update\",\"target\":\"key:k\",\"before\":{\"rate_limit\":\"10/minute\"},"
                 + "\"after\":{\"rate_limit\":\"20/minute\"},\"pad\":\"" + "x".repeat(200) + "\"}";
@@ -48,7 +48,10 @@ class SiemBacklogIT {
                     "default", null, json, "sha256:" + "a".repeat(64), "sha256:" + "b".repeat(64)));
         }
         // appended before delivery looks: each output starts from nothing and catches up with n entries
-        jdbi.useTransaction(h -> rows.forEach(r -> h.attach(AuditDao.class).insert(r)));
+        jdbi.useTransaction(h -> {
+            rows.forEach(r -> h.attach(AuditDao.class).insert(r));
+            h.createUpdate("UPDATE audit_chain SET seq = :n WHERE name = 'head'").bind("n", n).execute();
+        });
         long t0 = System.nanoTime();
         java.util.Map<String, Long> done = new java.util.HashMap<>();
         while (done.size() < 3 && System.nanoTime() - t0 < 120_000_000_000L) {

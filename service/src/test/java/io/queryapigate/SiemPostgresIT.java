@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.DropwizardTestSupport;
-import io.queryapigate.store.AuditDao;
 import io.queryapigate.store.AuditRow;
+import io.queryapigate.testing.AuditRows;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.TestingConfig;
 import io.queryapigate.testing.TestingPostgres;
@@ -17,7 +17,6 @@ import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.LongStream;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.sqlobject.SqlObjectPlugin;
 import org.junit.jupiter.api.AfterAll;
@@ -45,14 +44,14 @@ class SiemPostgresIT {
     private static final Pattern SEQ = Pattern.compile("\\[queryapigate@32473 seq=\"(\\d+)\"");
     private static DropwizardTestSupport<GatewayConfiguration> first;
     private static DropwizardTestSupport<GatewayConfiguration> second;
-    private static AuditDao audit;
-    private static long seq;
+    private static Jdbi store;
+    /** The seqs this test appended, in order. */
+    private static final List<Long> MINE = new java.util.ArrayList<>();
 
     @BeforeAll
     static void start() throws Exception {
         RECEIVER.start();
-        audit = Jdbi.create(PG.url(), PG.user(), PG.password()).installPlugin(new SqlObjectPlugin())
-                .onDemand(AuditDao.class);
+        store = Jdbi.create(PG.url(), PG.user(), PG.password()).installPlugin(new SqlObjectPlugin());
         first = new DropwizardTestSupport<>(GatewayApplication.class, CONFIG.toString());
         first.before();
         append(1);
@@ -80,10 +79,10 @@ class SiemPostgresIT {
             append(1 + round % 9);
             Thread.sleep(15);
         }
-        long last = seq;
-        await("every entry arrives", () -> seqs().size() >= last);
+        long last = MINE.getLast();
+        await("every entry arrives", () -> seqs().size() >= MINE.size());
         Thread.sleep(300); // room for a duplicate to show up
-        assertThat(seqs()).as("each entry once, in order").containsExactlyElementsOf(range(1, last));
+        assertThat(seqs()).as("each entry once, in order").containsExactlyElementsOf(MINE);
         JsonNode a = status(first);
         JsonNode b = status(second);
         assertThat(a.get("instance").asText()).as("both instances see one holder").isEqualTo(b.get("instance")
@@ -99,10 +98,10 @@ class SiemPostgresIT {
         first.after();
         first = null;
         append(40);
-        long last = seq;
-        await("the second instance delivers what followed", () -> seqs().size() >= last);
+        long last = MINE.getLast();
+        await("the second instance delivers what followed", () -> seqs().size() >= MINE.size());
         Thread.sleep(300);
-        assertThat(seqs()).containsExactlyElementsOf(range(1, last));
+        assertThat(seqs()).containsExactlyElementsOf(MINE);
         JsonNode now = status(second);
         assertThat(now.get("instance").asText()).isNotEqualTo(holder).isEqualTo(self(second));
         assertThat(now.get("delivered_seq").asLong()).isEqualTo(last);
@@ -110,10 +109,9 @@ class SiemPostgresIT {
 
     private static void append(int n) {
         for (int i = 0; i < n; i++) {
-            seq++;
-            audit.insert(new AuditRow(seq, System.currentTimeMillis(), "admin", "it", null, "query.update",
-                    "query:" + RUN, "default", null, "{\"run\":\"" + RUN + "\",\"seq\":" + seq + "}", "p" + seq,
-                    "h" + seq));
+            MINE.add(AuditRows.append(store, seq -> new AuditRow(seq, System.currentTimeMillis(), "admin", "it", null,
+                    "query.update", "query:" + RUN, "default", null, "{\"run\":\"" + RUN + "\",\"seq\":" + seq + "}",
+                    "p" + seq, "h" + seq)));
         }
     }
 
@@ -142,10 +140,6 @@ class SiemPostgresIT {
             assertThat(m.find()).as(l).isTrue();
             return Long.parseLong(m.group(1));
         }).toList();
-    }
-
-    private static List<Long> range(long from, long to) {
-        return LongStream.rangeClosed(from, to).boxed().toList();
     }
 
     private static void await(String what, BooleanSupplier condition) {
