@@ -3,8 +3,8 @@ package io.queryapigate.accesslog;
 /**
  * A query string as the logs show it: each parameter's name kept, its value replaced by {@code ...}
  * ({@code email=alice@example.com&id=7} becomes {@code email=...&id=...}). A name that does not look like one (more
- * than 64 characters, or anything but letters, digits and {@code _.-[]%}) is replaced too: a bare {@code ?secret}
- * is a value in a name's place.
+ * than 64 characters, or anything but letters, digits and {@code _.-[]%}) is replaced too, and so is a word without
+ * {@code =} ({@code ?sk_live_...}): a value in a name's place.
  */
 public final class QueryStrings {
     static final String HIDDEN = "...";
@@ -31,11 +31,8 @@ public final class QueryStrings {
             }
             if (name.isEmpty() && !hasValue) {
                 // an empty pair (a&&b): nothing to hide
-            } else if (looksLikeName(name)) {
-                out.append(name);
-                if (hasValue) {
-                    out.append('=').append(HIDDEN);
-                }
+            } else if (hasValue && looksLikeName(name)) {
+                out.append(name).append('=').append(HIDDEN);
             } else {
                 out.append(HIDDEN);
             }
