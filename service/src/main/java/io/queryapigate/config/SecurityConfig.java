@@ -13,7 +13,7 @@ import java.util.List;
 
 /** Server-wide security switches. */
 public class SecurityConfig {
-    private static final Pattern ORIGIN = Pattern.compile("[a-z][a-z0-9+.-]*://[^/\\s?#]+");
+    private static final Pattern ORIGIN = Pattern.compile("[a-z][a-z0-9+.-]*://[^/\\s?#*]+");
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
     /** The ceiling for writes: no key (not even the administrator key) writes while this is false. */
