@@ -212,7 +212,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         ResponseCache responses = config.getCache().build(redis, config.getRedis(), clock, environment);
         QueryService queries = new QueryService(new SavedQueryResolver(cache, connections, guarding, mapper),
                 new CallAuthorizer(), guarding, new Masking(config.getSecurity().getMaskingKey()), responses,
-                connections, new CallRecorder(events, environment.metrics(), clock), callLimits, quotas,
+                connections, new CallRecorder(events, environment.metrics(), clock, tracing), callLimits, quotas,
                 new Concurrency(), environment.metrics(), clock, tracing);
         ManagedObjects managed = new ManagedObjects(store.managed());
         SavedQueries savedQueries = new SavedQueries(store, cache, new Definitions(guarding, connections, maxSql),

@@ -98,6 +98,17 @@ class TracingIT {
                     .status()).isEqualTo(200);
             assertThat(http.sql(TestingConfig.ADMIN_KEY, "demo", "SELECT '" + literal + "' FROM no_such_table")
                     .status()).isGreaterThanOrEqualTo(400);
+            String traced = null;
+            for (int i = 0; i < 50 && traced == null; i++) { // the event log is written every 50 ms
+                for (JsonNode item : http.get("/api/v1/history?query=by_title", TestingConfig.ADMIN_KEY).json()
+                        .path("items")) {
+                    if (item.path("request_id").asText().equals(continued.header("X-Request-Id"))) {
+                        traced = item.path("trace_id").asText(null);
+                    }
+                }
+                Thread.sleep(100);
+            }
+            assertThat(traced).as("the run's history entry names its trace").isEqualTo(callerTrace);
             Map<String, Object> connection = new LinkedHashMap<>(TestingConfig.duckdbConnection("traced", "x"));
             connection.put("password", password);
             connection.put("user", "someone");
