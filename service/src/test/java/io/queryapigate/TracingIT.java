@@ -66,6 +66,11 @@ class TracingIT {
                 + "  - name: by_title\n    connection: demo\n"
                 + "    sql: SELECT film_id FROM film WHERE title = :title OR title LIKE 'A%'\n"
                 + "    parameters:\n      title: {type: str}\n");
+        Path appLog = config.getParent().resolve("app.log");
+        Files.writeString(config, Files.readString(config).replace(
+                "logging:\n  level: WARN\n  appenders:\n    - type: console\n      threshold: WARN\n",
+                "logging:\n  level: INFO\n  appenders:\n    - type: file\n      currentLogFilename: " + appLog
+                        + "\n      archive: false\n"));
         DropwizardTestSupport<GatewayConfiguration> app =
                 new DropwizardTestSupport<>(TracedGateway.class, config.toString());
         List<String> secrets = new ArrayList<>(List.of(value, literal, referer, cookie, jwt, tag + "In0", badKey,
@@ -112,12 +117,22 @@ class TracingIT {
             Map<String, Object> connection = new LinkedHashMap<>(TestingConfig.duckdbConnection("traced", "x"));
             connection.put("password", password);
             connection.put("user", "someone");
-            Reply created = http.post("/api/v1/connections", TestingConfig.ADMIN_KEY, Http.json(connection));
+            String createTrace = "0af7651916cd43dd8448eb21" + tag.substring(4, 12);
+            Reply created = http.request("POST", "/api/v1/connections", TestingConfig.ADMIN_KEY,
+                    Http.json(connection), "traceparent", "00-" + createTrace + "-b7ad6b71" + tag.substring(0, 8)
+                            + "-01");
             assertThat(created.status()).as(created.body()).isIn(201, 400);
+            assertThat(Files.readAllLines(appLog)).as("a line logged while serving it names its trace")
+                    .anySatisfy(line -> assertThat(line).contains(" trace_id=" + createTrace + " span_id="));
         } finally {
             app.after(); // closes the SDK, which sends what is waiting
         }
 
+        for (String line : Files.readAllLines(appLog)) {
+            for (String secret : secrets) {
+                assertThat(line).as("application log").doesNotContain(secret);
+            }
+        }
         List<JsonNode> ours = awaitResourceSpans(traces, service);
         String exported = JSON.writeValueAsString(ours);
         for (String secret : secrets) {
