@@ -61,11 +61,15 @@ class LogLeakIT {
         String yaml = Files.readString(config)
                 .replace("  requestLog:\n    appenders: []\n", "  requestLog:\n    appenders:\n"
                         + "      - type: file\n        currentLogFilename: " + requestLog + "\n        archive: false\n"
-                        + (jsonLayout ? "        layout:\n          type: access-json\n" : ""))
+                        + (jsonLayout ? "        layout:\n          type: access-json\n"
+                                + "          requestAttributes: [qag.caller]\n          responseHeaders: [X-Request-Id]\n"
+                                : ""))
                 .replace("logging:\n  level: WARN\n  appenders:\n    - type: console\n      threshold: WARN\n",
                         "logging:\n  level: INFO\n  appenders:\n"
                         + "    - type: file\n      currentLogFilename: " + appLog + "\n      archive: false\n"
-                        + (jsonLayout ? "      layout:\n        type: json\n" : ""));
+                        + (jsonLayout ? "      layout:\n        type: json\n"
+                                + "        timestampFormat: \"yyyy-MM-dd'T'HH:mm:ss.SSSX\"\n"
+                                + "        customFieldNames:\n          timestamp: time\n" : ""));
         Files.writeString(config, yaml);
         DropwizardTestSupport<GatewayConfiguration> app =
                 new DropwizardTestSupport<>(TestingSecrets.KeyedGateway.class, config.toString());
@@ -145,6 +149,8 @@ class LogLeakIT {
             for (String line : requests) {
                 assertThat(JSON.readTree(line).isObject()).isTrue();
             }
+            assertThat(all).as("the caller, by id and name (config/json-logs.yml)")
+                    .contains("\"qag.caller\":\"key:" + keyId + ":leak-reader\"");
             for (String line : application) {
                 if (line.startsWith("{")) {
                     assertThat(JSON.readTree(line).isObject()).isTrue();

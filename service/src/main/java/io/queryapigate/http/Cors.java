@@ -32,8 +32,8 @@ public final class Cors extends CrossOriginHandler {
             "X-RateLimit-Key-Remaining", "Retry-After", "X-Request-Id", "X-Cache", "ETag", "Deprecation", "Link");
 
     /**
-     * @param origins allowed origins ({@code https://app.example.com}) or {@code *}; not empty
-     * @param methods, allowedHeaders, exposed what a preflight allows and an answer exposes
+     * What a preflight allows and an answer exposes; {@code origins} are {@code https://app.example.com} or {@code
+     * *}, not empty (checked by {@code config.SecurityConfig}).
      */
     public Cors(List<String> origins, List<String> methods, List<String> allowedHeaders, List<String> exposed,
             boolean credentials, Duration maxAge) {

@@ -1,6 +1,7 @@
 package io.queryapigate.tracing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.management.ThreadMXBean;
 import io.opentelemetry.api.trace.Span;
@@ -24,6 +25,16 @@ class TracingTest {
                 "OTEL_SDK_DISABLED", "TRUE"), "1", true)).isSameAs(Tracing.OFF);
         assertThat(Tracing.wanted(Map.of("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://127.0.0.1:1"))).isTrue();
         assertThat(Tracing.wanted(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "  "))).isFalse();
+    }
+
+    @Test
+    void anEndpointStartsTheSdkOverHttpAndGrpcIsRefused() throws Exception {
+        try (Tracing on = Tracing.fromEnvironment(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:9"), "1",
+                true)) {
+            assertThat(on.on()).isTrue();
+        }
+        assertThatThrownBy(() -> Tracing.fromEnvironment(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:9",
+                "OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"), "1", true)).isInstanceOf(RuntimeException.class);
     }
 
     /** Off, a call's spans cost nothing: no span, scope or name is made (measured in bytes this thread allocated). */
