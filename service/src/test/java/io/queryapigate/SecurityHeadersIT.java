@@ -107,6 +107,9 @@ class SecurityHeadersIT {
         Reply file = viaHttpsProxy(http, asset.group(1), null);
         assertThat(file.status()).isEqualTo(200);
         secured("docs file", file, true);
+        assertThat(file.raw().headers().allValues("Cache-Control")).as("the route's own, alone")
+                .hasSize(1).doesNotContain("no-store");
+        assertThat(page.raw().headers().allValues("Content-Security-Policy")).hasSize(1);
 
         Reply preflight = http.send(http.builder("/q/film", null)
                 .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).header("Origin", ORIGIN)
