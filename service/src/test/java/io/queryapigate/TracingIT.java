@@ -21,7 +21,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import io.queryapigate.testing.TestingPostgres;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Traces as a real OpenTelemetry Collector receives them (OTLP over HTTP; the test component writes what it got to
@@ -44,8 +47,9 @@ class TracingIT {
         }
     }
 
-    @Test
-    void spansReachTheCollectorWithoutAnySecretOrValue() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void spansReachTheCollectorWithoutAnySecretOrValue(String storeKind) throws Exception {
         String collector = collectorUrl();
         Path traces = collectorDir().resolve("traces.jsonl");
         String tag = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
@@ -62,7 +66,11 @@ class TracingIT {
         ENVIRONMENT.put("OTEL_EXPORTER_OTLP_ENDPOINT", collector);
         ENVIRONMENT.put("OTEL_SERVICE_NAME", service);
         ENVIRONMENT.put("OTEL_BSP_SCHEDULE_DELAY", "100");
-        Path config = TestingConfig.write(TestingConfig.demoConnection(), TestingConfig.filmSeed()
+        TestingPostgres.Database pg = storeKind.equals("postgres") ? TestingPostgres.freshDatabase("qag_trace")
+                : null;
+        String store = pg == null ? "" : "store:\n  url: " + pg.url() + "\n  user: " + pg.user()
+                + "\n  password: " + pg.password() + "\n";
+        Path config = TestingConfig.write(TestingConfig.demoConnection(), store + TestingConfig.filmSeed()
                 + "  - name: by_title\n    connection: demo\n"
                 + "    sql: SELECT film_id FROM film WHERE title = :title OR title LIKE 'A%'\n"
                 + "    parameters:\n      title: {type: str}\n");
@@ -126,6 +134,9 @@ class TracingIT {
                     .anySatisfy(line -> assertThat(line).contains(" trace_id=" + createTrace + " span_id="));
         } finally {
             app.after(); // closes the SDK, which sends what is waiting
+            if (pg != null) {
+                pg.dropDatabase();
+            }
         }
 
         for (String line : Files.readAllLines(appLog)) {
@@ -168,6 +179,34 @@ class TracingIT {
         });
         JsonNode resource = ours.get(0).path("resource");
         assertThat(JSON.writeValueAsString(resource)).contains("service.version").contains("service.instance.id");
+    }
+
+    @Test
+    void aCallersTraceparentIsIgnoredWhenTurnedOff() throws Exception {
+        String tag = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String service = "qag-tracing-own-" + tag;
+        ENVIRONMENT.clear();
+        ENVIRONMENT.putAll(TestingSecrets.environment());
+        ENVIRONMENT.put("OTEL_EXPORTER_OTLP_ENDPOINT", collectorUrl());
+        ENVIRONMENT.put("OTEL_SERVICE_NAME", service);
+        ENVIRONMENT.put("OTEL_BSP_SCHEDULE_DELAY", "100");
+        Path config = TestingConfig.write(TestingConfig.demoConnection(), TestingConfig.filmSeed()
+                + "tracing:\n  acceptTraceparent: false\n");
+        DropwizardTestSupport<GatewayConfiguration> app =
+                new DropwizardTestSupport<>(TracedGateway.class, config.toString());
+        String callerTrace = "5bf92f3577b34da6a3ce929d" + tag.substring(0, 8);
+        try {
+            app.before();
+            Http http = new Http("http://127.0.0.1:" + app.getLocalPort());
+            assertThat(http.send(http.builder("/q/film?film_id=1", TestingConfig.ADMIN_KEY)
+                    .header("traceparent", "00-" + callerTrace + "-00f067aa0ba902b7-01").GET().build()).status())
+                    .isEqualTo(200);
+        } finally {
+            app.after();
+        }
+        String exported = JSON.writeValueAsString(awaitResourceSpans(collectorDir().resolve("traces.jsonl"),
+                service));
+        assertThat(exported).contains("GET /q/{name}").doesNotContain(callerTrace).doesNotContain("00f067aa0ba902b7");
     }
 
     /** A span attribute's value as text (OTLP JSON keeps integers as strings), or null. */
