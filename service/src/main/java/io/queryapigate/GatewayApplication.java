@@ -304,7 +304,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(limits.new AddressFilter());
         jersey.register(quotas.new HeaderFilter());
         jersey.register(securityHeaders);
-        jersey.register(new CallerAttribute());
+        if (LogFormats.requestLogOn(config.getServerFactory())) { // else no call pays for naming its caller
+            jersey.register(new CallerAttribute());
+        }
         if (tracing.on()) {
             jersey.register(new RouteNames());
         }

@@ -52,6 +52,12 @@ public final class LogFormats {
         }
     }
 
+    /** Whether the server writes a request log at all (an appender configured). */
+    public static boolean requestLogOn(ServerFactory server) {
+        return server instanceof AbstractServerFactory s && s.getRequestLogFactory() != null
+                && s.getRequestLogFactory().isEnabled();
+    }
+
     private static void defaultTo(List<? extends AppenderFactory<?>> appenders, String pattern) {
         for (AppenderFactory<?> appender : appenders) {
             if (appender instanceof AbstractAppenderFactory<?> a && a.getLogFormat() == null
