@@ -77,7 +77,14 @@ import io.queryapigate.errors.ParamExceptionMapper;
 import io.queryapigate.errors.SecretUnavailableMapper;
 import io.queryapigate.errors.UnexpectedExceptionMapper;
 import io.queryapigate.errors.WebApplicationExceptionMapper;
+import io.queryapigate.accesslog.CallerAttribute;
+import io.queryapigate.accesslog.LogFormats;
+import io.queryapigate.accesslog.RedactingRequestLog;
 import io.queryapigate.http.Cors;
+import io.queryapigate.tracing.AuthSpans;
+import io.queryapigate.tracing.RequestSpans;
+import io.queryapigate.tracing.RouteNames;
+import io.queryapigate.tracing.Tracing;
 import io.queryapigate.http.RequestIdFilter;
 import io.queryapigate.http.SecurityHeaders;
 import io.queryapigate.http.UnroutedMethods;
@@ -208,14 +215,16 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 environment.metrics());
         Quotas quotas = config.getLimits().buildQuotas(store.usage(), redis, config.getRedis(), clock, environment);
 
+        Tracing tracing = config.getTracing().build(variables, version());
+        environment.lifecycle().manage(new io.dropwizard.lifecycle.AutoCloseableManager(tracing));
         FormatsConfig output = config.getOutput();
         CallLimits callLimits = new CallLimits(config.getLimits().getMaxRows(), maxSql, output.getStreamMaxRows(),
                 output.paging(), output.writerOptions());
         ResponseCache responses = config.getCache().build(redis, config.getRedis(), clock, environment);
         QueryService queries = new QueryService(new SavedQueryResolver(cache, connections, guarding, mapper),
                 new CallAuthorizer(), guarding, new Masking(config.getSecurity().getMaskingKey()), responses,
-                connections, new CallRecorder(events, environment.metrics(), clock), callLimits, quotas,
-                new Concurrency(), environment.metrics(), clock);
+                connections, new CallRecorder(events, environment.metrics(), clock, tracing), callLimits, quotas,
+                new Concurrency(), environment.metrics(), clock, tracing);
         ManagedObjects managed = new ManagedObjects(store.managed());
         SavedQueries savedQueries = new SavedQueries(store, cache, new Definitions(guarding, connections, maxSql),
                 events, mapper, clock, managed);
@@ -240,16 +249,33 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         });
 
         registerAdmin(config, environment);
+        if (tracing.on()) { // the request's span around everything, the request id's filter included
+            environment.servlets().addFilter("request-spans", new RequestSpans(tracing))
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+        }
         environment.servlets().addFilter("request-id",
                         new RequestIdFilter(config.getLimits().getMaxRequestBody().toBytes()))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
         environment.servlets().addFilter("unrouted-methods", new UnroutedMethods("jersey"))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+        SecurityHeaders securityHeaders = new SecurityHeaders(DocsPage.CSP, config.getSecurity().getHstsMaxAge(),
+                clientAddress::trustedProxy);
+        Cors cors = config.getSecurity().buildCors();
+        if (cors != null) { // before authentication: a preflight carries no key
+            environment.getApplicationContext().insertHandler(cors);
+        }
+        environment.getApplicationContext().insertHandler(securityHeaders.handler());
+        environment.getAdminContext().insertHandler(securityHeaders.handler());
+        LogFormats.requests(config.getServerFactory());
+        boolean queryValues = config.getAccessLog().isQueryValues();
         environment.lifecycle().addEventListener(new LifeCycle.Listener() {
             @Override
             public void lifeCycleStarting(LifeCycle server) {
                 if (server instanceof Server jetty) {
-                    jetty.setErrorHandler(new JettyErrorPages());
+                    jetty.setErrorHandler(new JettyErrorPages(securityHeaders));
+                    if (jetty.getRequestLog() != null && !(jetty.getRequestLog() instanceof RedactingRequestLog)) {
+                        jetty.setRequestLog(new RedactingRequestLog(jetty.getRequestLog(), queryValues));
+                    }
                 }
             }
         });
@@ -269,7 +295,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                     store.jdbi().onDemand(PrincipalDao.class), clock));
         }
         jersey.register(new AuthDynamicFeature(new ApiKeyAuthFilter.Builder()
-                .setAuthenticator(credentials)
+                .setAuthenticator(AuthSpans.around(credentials, tracing))
                 .setPrefix("ApiKey")
                 .setRealm("queryapigate")
                 .buildAuthFilter()
@@ -280,10 +306,12 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 .withSessions(consoleSessions)));
         jersey.register(limits.new AddressFilter());
         jersey.register(quotas.new HeaderFilter());
-        jersey.register(new SecurityHeaders(DocsPage.CSP, config.getSecurity().getHstsMaxAge()));
-        Cors cors = new Cors(config.getSecurity().getCorsOrigins());
-        if (cors.enabled()) {
-            jersey.register(cors);
+        jersey.register(securityHeaders);
+        if (LogFormats.requestLogOn(config.getServerFactory())) { // else no call pays for naming its caller
+            jersey.register(new CallerAttribute());
+        }
+        if (tracing.on()) {
+            jersey.register(new RouteNames());
         }
         jersey.register(new AuthValueFactoryProvider.Binder<>(Caller.class));
         jersey.register(new CapabilityFeature());

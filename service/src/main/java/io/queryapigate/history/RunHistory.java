@@ -215,6 +215,9 @@ public final class RunHistory {
         if (r.adHoc()) {
             o.put("sql_hash", HexFormat.of().toHexDigits(r.sqlHash()));
         }
+        if (r.traceId() != null) {
+            o.put("trace_id", r.traceId());
+        }
         return o;
     }
 
