@@ -24,6 +24,10 @@ import io.queryapigate.jwt.JwtAuthenticator;
 import io.queryapigate.store.PrincipalDao;
 import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.audit.Acting;
+import io.queryapigate.audit.AuditEntries;
+import io.queryapigate.audit.AuditLog;
+import io.queryapigate.audit.AuditVerifier;
 import io.queryapigate.auth.ClientAddress;
 import io.queryapigate.cli.AdminsCommand;
 import io.queryapigate.cli.ConfigCommand;
@@ -83,6 +87,7 @@ import io.queryapigate.limits.Quotas;
 import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.resources.AdministratorsResource;
 import io.queryapigate.resources.ApiKeysResource;
+import io.queryapigate.resources.AuditResource;
 import io.queryapigate.resources.RolesResource;
 import io.queryapigate.roles.RoleCache;
 import io.queryapigate.roles.Roles;
@@ -177,6 +182,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         Map<String, String> variables = environmentVariables();
         SecretBox secretBox = SecretBox.of(variables.get(SecretBox.VARIABLE));
         SecretKeyCheck.verify(store.jdbi(), secretBox);
+        AuditLog audit = config.getAudit().build(store, variables, clock);
+        audit.recordKeyAtStartup();
         Administrators administrators = new Administrators(store.jdbi(), config.getAuth().getAdminKey() != null, clock);
         administrators.requireAnOwner();
         SecretReferences secretReferences = config.getSecrets().build(variables, clock);
@@ -276,6 +283,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         }
         jersey.register(new AuthValueFactoryProvider.Binder<>(Caller.class));
         jersey.register(new CapabilityFeature());
+        jersey.register(new Acting(clientAddress));
+        jersey.register(new AuditResource(new AuditEntries(store.jdbi(), audit.maxEntries(), mapper),
+                new AuditVerifier(store.jdbi(), audit.chain())));
         Workspaces workspaces = new Workspaces(store, clock,
                 java.time.Duration.ofMillis(config.getMetadataCache().getTtl().toMilliseconds()));
         jersey.register(new WorkspacePrefix());
