@@ -32,8 +32,7 @@ public final class AuditLog {
     /** Actions about the server and the people who run it, not one workspace's things: recorded without one. */
     static final Set<String> SERVER_ACTIONS = Set.of("create_admin", "update_admin", "delete_admin",
             "issue_admin_token", "revoke_admin_token", "rekey", "forget_caller", "audit_key_set",
-            "audit_key_rotated", "create_workspace", "update_workspace", "delete_workspace", "set_workspace_member",
-            "remove_workspace_member");
+            "audit_key_rotated");
     /** Actions about a workspace itself, which belong to it: their target is the workspace's name. */
     private static final Set<String> WORKSPACE_ACTIONS = Set.of("create_workspace", "update_workspace",
             "delete_workspace", "set_workspace_member", "remove_workspace_member");
@@ -57,7 +56,8 @@ public final class AuditLog {
         this(store.jdbi(), store.url().startsWith("jdbc:postgresql:"), chain, clock, maxEntries);
     }
 
-    AuditLog(Jdbi jdbi, boolean postgres, AuditChain chain, Clock clock, int maxEntries) {
+    /** An audit log on {@code jdbi} (a store's), PostgreSQL or SQLite. */
+    public AuditLog(Jdbi jdbi, boolean postgres, AuditChain chain, Clock clock, int maxEntries) {
         if (maxEntries < 1) {
             throw new IllegalArgumentException("maxEntries must be at least 1");
         }
@@ -142,6 +142,27 @@ public final class AuditLog {
             }
             return null;
         }));
+    }
+
+    /**
+     * What changed between two states of an object, field by field: {@code {"field": {"from": a, "to": b}}} for each
+     * field whose value differs (a secret's as {@link #CHANGED}, once written).
+     */
+    public static Map<String, Object> diff(Map<String, ?> before, Map<String, ?> after) {
+        Map<String, Object> changes = new TreeMap<>();
+        java.util.Set<String> fields = new java.util.TreeSet<>(before.keySet());
+        fields.addAll(after.keySet());
+        for (String field : fields) {
+            Object from = before.get(field);
+            Object to = after.get(field);
+            if (!java.util.Objects.equals(from, to)) {
+                Map<String, Object> change = new LinkedHashMap<>();
+                change.put("from", from);
+                change.put("to", to);
+                changes.put(field, change);
+            }
+        }
+        return changes;
     }
 
     private void write(Handle h, Actor actor, String action, String target, String workspace,
