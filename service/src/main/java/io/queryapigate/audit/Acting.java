@@ -11,23 +11,27 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
-import jakarta.ws.rs.container.DynamicFeature;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.FeatureContext;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.function.Supplier;
 
 /**
  * The {@link Actor} the code on this thread acts for, which {@link AuditLog} records: a management request's caller
- * (set by this feature's filter on every {@link Requires} route, once the caller and its workspace are settled, and
- * cleared with the response), a command's ({@link #as}), else {@link Actor#SERVER}.
+ * (set by this filter on every {@link Requires} route once the caller and its workspace are settled, and cleared with
+ * the response; other routes, {@code /q} among them, cost a check and nothing more), a command's ({@link #as}), else
+ * {@link Actor#SERVER}.
  */
-public final class Acting implements DynamicFeature {
+@Priority(Priorities.AUTHORIZATION + 10)
+public final class Acting implements ContainerRequestFilter, ContainerResponseFilter {
     private static final ThreadLocal<Actor> CURRENT = new ThreadLocal<>();
 
     private final ClientAddress addresses;
+    @Context
+    private HttpServletRequest servlet;
+    @Context
+    private ResourceInfo resource;
 
     public Acting(ClientAddress addresses) {
         this.addresses = addresses;
@@ -51,45 +55,27 @@ public final class Acting implements DynamicFeature {
     }
 
     @Override
-    public void configure(ResourceInfo resource, FeatureContext context) {
-        if (resource.getResourceMethod().getAnnotation(Requires.class) != null) {
-            context.register(new Filter(addresses));
+    public void filter(ContainerRequestContext request) {
+        if (resource.getResourceMethod() != null && resource.getResourceMethod().isAnnotationPresent(Requires.class)
+                && request.getSecurityContext().getUserPrincipal() instanceof Caller caller) {
+            CURRENT.set(Actor.of(caller, request.getSecurityContext().getAuthenticationScheme(), address(),
+                    RequestIds.of(servlet)));
         }
     }
 
-    @Priority(Priorities.AUTHORIZATION + 10)
-    private static final class Filter implements ContainerRequestFilter, ContainerResponseFilter {
-        private final ClientAddress addresses;
-        @Context
-        private HttpServletRequest servlet;
-
-        Filter(ClientAddress addresses) {
-            this.addresses = addresses;
-        }
-
-        @Override
-        public void filter(ContainerRequestContext request) {
-            if (request.getSecurityContext().getUserPrincipal() instanceof Caller caller) {
-                CURRENT.set(Actor.of(caller, request.getSecurityContext().getAuthenticationScheme(), address(),
-                        servlet == null ? null : RequestIds.of(servlet)));
-            }
-        }
-
-        @Override
-        public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+    @Override
+    public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+        if (CURRENT.get() != null) {
             CURRENT.remove();
         }
+    }
 
-        private String address() {
-            if (servlet == null) {
-                return null;
-            }
-            byte[] client = addresses.resolve(servlet.getRemoteAddr(), servlet.getHeader("X-Forwarded-For"));
-            try {
-                return client == null ? servlet.getRemoteAddr() : InetAddress.getByAddress(client).getHostAddress();
-            } catch (UnknownHostException impossible) { // four or sixteen bytes, always
-                return servlet.getRemoteAddr();
-            }
+    private String address() {
+        byte[] client = addresses.resolve(servlet.getRemoteAddr(), servlet.getHeader("X-Forwarded-For"));
+        try {
+            return client == null ? servlet.getRemoteAddr() : InetAddress.getByAddress(client).getHostAddress();
+        } catch (UnknownHostException impossible) { // four or sixteen bytes, always
+            return servlet.getRemoteAddr();
         }
     }
 }
