@@ -31,6 +31,7 @@ import io.queryapigate.audit.AuditLog;
 import io.queryapigate.audit.AuditVerifier;
 import io.queryapigate.auth.ClientAddress;
 import io.queryapigate.cli.AdminsCommand;
+import io.queryapigate.cli.AuditCommand;
 import io.queryapigate.cli.ConfigCommand;
 import io.queryapigate.cli.DialectsCommand;
 import io.queryapigate.cli.GatewayCheckCommand;
@@ -168,6 +169,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         bootstrap.addCommand(new RekeyCommand());
         bootstrap.addCommand(new ConfigCommand());
         bootstrap.addCommand(new AdminsCommand());
+        bootstrap.addCommand(new AuditCommand());
     }
 
     @Override
