@@ -60,6 +60,8 @@ public final class Acting implements ContainerRequestFilter, ContainerResponseFi
                 && request.getSecurityContext().getUserPrincipal() instanceof Caller caller) {
             CURRENT.set(Actor.of(caller, request.getSecurityContext().getAuthenticationScheme(), address(),
                     RequestIds.of(servlet)));
+        } else if (CURRENT.get() != null) { // a pooled thread never carries an earlier request's actor
+            CURRENT.remove();
         }
     }
 

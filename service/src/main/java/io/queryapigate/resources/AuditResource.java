@@ -18,7 +18,8 @@ import java.util.Map;
 
 /**
  * {@code /api/v1/audit}: administrative changes, newest first (a server-wide role reads the whole log, or one
- * workspace's with {@code ?workspace=}; a workspace member reads its workspace's entries), and {@code /verify}, the
+ * workspace's with {@code ?workspace=}; through {@code /w/{workspace}/}, and for a workspace member, that workspace's
+ * entries), and {@code /verify}, the
  * hash chain walked from its anchor (server-wide roles only, as the Python original).
  */
 @Path("/api/v1/audit")
@@ -40,7 +41,9 @@ public class AuditResource {
             @QueryParam("until") String until, @QueryParam("limit") String limit,
             @QueryParam("cursor") String cursor) {
         Identity identity = caller.identity();
-        String shown = identity.serverWide() ? blankToNull(workspace) : identity.workspace();
+        // a server-wide role reads every workspace's, unless the request acts in one (/w/{workspace}/...)
+        String shown = identity.serverWide() && Identity.DEFAULT_WORKSPACE.equals(identity.workspace())
+                ? blankToNull(workspace) : identity.workspace();
         return entries.list(new AuditEntries.Request(action, actor, target, text, since, until, limit, cursor),
                 shown);
     }
