@@ -119,6 +119,8 @@ class AuditTrailIT {
         JsonNode described = http.get("/api/v1/audit?limit=1", ADMIN).json().get("items").get(0);
         expect(described, "update_descriptions", "wh", "admin");
         assertThat(described.get("request_id").asText()).isEqualTo("audit-req-1");
+        assertThat(described.get("changes").get("descriptions").get("t").toString())
+                .isEqualTo("{\"from\":null,\"to\":\"one table\"}");
 
         // saved queries, their versions, publishing, collections
         step("save_query", "q1", () -> http.post("/api/v1/queries", ADMIN, Http.json(Map.of("name", "q1",

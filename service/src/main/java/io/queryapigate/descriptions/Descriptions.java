@@ -174,8 +174,8 @@ public final class Descriptions {
             Map<String, Object> audited = new java.util.TreeMap<>();
             for (Item i : items) {
                 DescriptionRow before = existing.get(List.of(i.schema(), i.table(), i.column()));
-                String label = (i.schema() == null ? "" : i.schema() + ".") + (i.table() == null ? "(connection)"
-                        : i.table()) + (i.column() == null ? "" : "." + i.column());
+                String label = (blank(i.schema()) ? "" : i.schema() + ".") + (blank(i.table()) ? "(connection)"
+                        : i.table()) + (blank(i.column()) ? "" : "." + i.column());
                 String was = before == null ? null : before.description();
                 if (!java.util.Objects.equals(was, i.text())) {
                     Map<String, Object> change = new java.util.LinkedHashMap<>();
@@ -403,5 +403,9 @@ public final class Descriptions {
 
     private static ApiException invalid(String message) {
         return new ApiException(400, "invalid_body", message);
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isEmpty();
     }
 }
