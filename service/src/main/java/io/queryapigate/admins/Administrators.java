@@ -11,6 +11,7 @@ import io.queryapigate.store.AdminTokenDao;
 import io.queryapigate.store.AdminTokenRow;
 import io.queryapigate.store.AdministratorDao;
 import io.queryapigate.store.AdministratorRow;
+import io.queryapigate.store.UniqueViolation;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -118,7 +119,7 @@ public final class Administrators {
                 audit.append("create_admin", name, changes);
             });
         } catch (UnableToExecuteStatementException e) {
-            if (admins.findByName(name).isPresent()) { // created meanwhile: the unique index refused the second
+            if (UniqueViolation.in(e)) { // created meanwhile: the unique index refused the second
                 throw exists(name);
             }
             throw e;

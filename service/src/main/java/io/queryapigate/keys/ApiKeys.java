@@ -15,6 +15,7 @@ import io.queryapigate.store.ApiKeyDao;
 import io.queryapigate.store.ApiKeyRow;
 import io.queryapigate.store.MetadataCache;
 import io.queryapigate.store.RoleDao;
+import io.queryapigate.store.UniqueViolation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -193,7 +194,7 @@ public final class ApiKeys {
         try {
             keys.insert(row);
         } catch (UnableToExecuteStatementException e) {
-            if (keys.findByName(name).isPresent()) {
+            if (UniqueViolation.in(e)) {
                 throw exists(name);
             }
             throw e;

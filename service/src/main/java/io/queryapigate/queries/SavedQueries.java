@@ -16,6 +16,7 @@ import io.queryapigate.store.QueryDao;
 import io.queryapigate.store.QueryVersionRow;
 import io.queryapigate.store.SavedQueryRow;
 import io.queryapigate.store.Store;
+import io.queryapigate.store.UniqueViolation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -122,7 +123,7 @@ public final class SavedQueries {
                 audit.append("save_query", name, saved(1, d, publish, collection));
             });
         } catch (UnableToExecuteStatementException e) {
-            if (store.queries().findByName(name).isPresent()) {
+            if (UniqueViolation.in(e)) {
                 throw exists(name);
             }
             throw e;

@@ -16,6 +16,7 @@ import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.store.MetadataCache;
 import io.queryapigate.store.RoleDao;
 import io.queryapigate.store.RoleRow;
+import io.queryapigate.store.UniqueViolation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -160,7 +161,7 @@ public final class Roles {
             roles.insert(new RoleRow(0, name, workspace, state.description(), json(state.grants()), now, actor, now,
                     actor));
         } catch (UnableToExecuteStatementException e) {
-            if (roles.findByName(name).isPresent()) {
+            if (UniqueViolation.in(e)) {
                 throw exists(name);
             }
             throw e;
