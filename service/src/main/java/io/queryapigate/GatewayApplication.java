@@ -24,8 +24,14 @@ import io.queryapigate.jwt.JwtAuthenticator;
 import io.queryapigate.store.PrincipalDao;
 import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.audit.Acting;
+import io.queryapigate.audit.Actor;
+import io.queryapigate.audit.AuditEntries;
+import io.queryapigate.audit.AuditLog;
+import io.queryapigate.audit.AuditVerifier;
 import io.queryapigate.auth.ClientAddress;
 import io.queryapigate.cli.AdminsCommand;
+import io.queryapigate.cli.AuditCommand;
 import io.queryapigate.cli.ConfigCommand;
 import io.queryapigate.cli.DialectsCommand;
 import io.queryapigate.cli.GatewayCheckCommand;
@@ -98,6 +104,7 @@ import io.queryapigate.limits.Quotas;
 import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.resources.AdministratorsResource;
 import io.queryapigate.resources.ApiKeysResource;
+import io.queryapigate.resources.AuditResource;
 import io.queryapigate.resources.RolesResource;
 import io.queryapigate.roles.RoleCache;
 import io.queryapigate.roles.Roles;
@@ -180,6 +187,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         bootstrap.addCommand(new RekeyCommand());
         bootstrap.addCommand(new ConfigCommand());
         bootstrap.addCommand(new AdminsCommand());
+        bootstrap.addCommand(new AuditCommand());
     }
 
     @Override
@@ -195,7 +203,10 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         Map<String, String> variables = environmentVariables();
         SecretBox secretBox = SecretBox.of(variables.get(SecretBox.VARIABLE));
         SecretKeyCheck.verify(store.jdbi(), secretBox);
-        Administrators administrators = new Administrators(store.jdbi(), config.getAuth().getAdminKey() != null, clock);
+        AuditLog audit = config.getAudit().build(store, variables, clock);
+        audit.recordKeyAtStartup();
+        Administrators administrators = new Administrators(store.jdbi(), config.getAuth().getAdminKey() != null, clock,
+                audit);
         administrators.requireAnOwner();
         SecretReferences secretReferences = config.getSecrets().build(variables, clock);
         environment.lifecycle().manage(new io.dropwizard.lifecycle.AutoCloseableManager(secretReferences));
@@ -205,7 +216,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         EventLog events = config.getEvents().build(store.jdbi(), clock, environment);
         MetadataCache cache = config.getMetadataCache().build(store, environment.metrics());
         Connections managedConnections = connections(config, environment, store, dialects, connections, secretBox,
-                secretReferences, clock);
+                secretReferences, clock, audit);
         long maxSql = config.getLimits().getMaxSqlLength().toBytes();
         Guarding guarding = new Guarding(new SqlGuard((int) Math.min(Integer.MAX_VALUE, maxSql),
                 SqlGuard.DEFAULT_PARSE_TIMEOUT), config.getSecurity().isAllowWrites());
@@ -227,14 +238,17 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 new Concurrency(), environment.metrics(), clock, tracing);
         ManagedObjects managed = new ManagedObjects(store.managed());
         SavedQueries savedQueries = new SavedQueries(store, cache, new Definitions(guarding, connections, maxSql),
-                events, mapper, clock, managed);
-        seed(config, savedQueries);
-        ApiKeys apiKeys = new ApiKeys(store.keys(), store.roles(), cache, quotas, mapper, clock, managed);
+                events, mapper, clock, managed, audit);
+        Acting.as(Actor.STARTUP, () -> {
+            seed(config, savedQueries);
+            return null;
+        });
+        ApiKeys apiKeys = new ApiKeys(store.keys(), store.roles(), cache, quotas, mapper, clock, managed, audit);
         // API-key roles as authentication reads them (from memory, per metadata-cache TTL): keys made from a role, and
         // signed-in users whose role claim names one
         RoleGrants roleGrants = new RoleCache(cache, mapper);
-        Roles roles = new Roles(store.roles(), cache, managed, mapper, clock);
-        Examples examples = new Examples(store, savedQueries, apiKeys, connections, cache, mapper, clock, home);
+        Roles roles = new Roles(store.roles(), cache, managed, mapper, clock, audit);
+        Examples examples = new Examples(store, savedQueries, apiKeys, connections, cache, mapper, clock, home, audit);
         examples.restore();
         Thread.ofVirtual().name("describe-unknown-columns").start(() -> {
             try {
@@ -315,17 +329,20 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         }
         jersey.register(new AuthValueFactoryProvider.Binder<>(Caller.class));
         jersey.register(new CapabilityFeature());
+        jersey.register(new Acting(clientAddress));
+        jersey.register(new AuditResource(new AuditEntries(store.jdbi(), audit.maxEntries(), mapper),
+                new AuditVerifier(store.jdbi(), audit.chain())));
         Workspaces workspaces = new Workspaces(store, clock,
-                java.time.Duration.ofMillis(config.getMetadataCache().getTtl().toMilliseconds()));
+                java.time.Duration.ofMillis(config.getMetadataCache().getTtl().toMilliseconds()), audit);
         jersey.register(new WorkspacePrefix());
         jersey.register(new WorkspaceSettling(workspaces));
         jersey.register(new WorkspacesResource(workspaces, mapper));
         jersey.register(new HealthResource(version(), clock));
         jersey.register(new QueryResource(queries, callLimits.paging()));
         jersey.register(new ExecuteSqlResource(queries, callLimits.paging()));
-        RunHistory history = new RunHistory(store, events, quotas);
+        RunHistory history = new RunHistory(store, events, quotas, audit);
         QueryCollections collections = new QueryCollections(savedQueries);
-        Descriptions descriptions = new Descriptions(store, connections, clock);
+        Descriptions descriptions = new Descriptions(store, connections, clock, audit);
         managedConnections.whenPurged(descriptions::forget);
         jersey.register(new QueriesResource(savedQueries, new QueryViews(savedQueries, descriptions),
                 new QueryAnalysis(savedQueries.definitions()), history));
@@ -348,12 +365,13 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new DescriptionsResource(descriptions));
         jersey.register(new ConfigResource(new ConfigCode(store, savedQueries, apiKeys, roles, managed, descriptions,
                 connections, managedConnections, cache, config.getSecurity().getMaskingKey() != null
-                        && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock), mapper));
+                        && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock, audit), mapper));
         jersey.register(new MeResource());
         jersey.register(new AdministratorsResource(administrators, mapper, clock));
         jersey.register(new SsoResource(consoleSignIn, consoleSessions));
         jersey.register(new ConnectionsResource(managedConnections, mapper));
-        jersey.register(new SettingsResource(SettingsReport.of(config), new Rekey(store.jdbi(), secretBox)));
+        jersey.register(new SettingsResource(SettingsReport.of(config), new Rekey(store.jdbi(), secretBox,
+                (action, changes) -> audit.append(action, "secret_key", changes))));
         Instances instances = new Instances(store.jdbi().onDemand(InstanceDao.class), clock, version(),
                 store.url().startsWith("jdbc:postgresql:") ? "postgresql" : "sqlite", redis != null,
                 config.getInstances().heartbeat());
@@ -387,11 +405,11 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
      */
     private static Connections connections(GatewayConfiguration config, Environment environment, Store store,
             DialectRegistry dialects, ConnectionRegistry registry, SecretBox box, SecretReferences secrets,
-            Clock clock) {
+            Clock clock, AuditLog audit) {
         java.time.Duration ttl = java.time.Duration.ofMillis(config.getMetadataCache().getTtl().toMilliseconds());
         Connections managed = new Connections(store, registry, dialects, box, secrets, environment.getValidator(),
                 environment.getObjectMapper(), clock,
-                ttl.compareTo(java.time.Duration.ofSeconds(1)) < 0 ? java.time.Duration.ofSeconds(1) : ttl);
+                ttl.compareTo(java.time.Duration.ofSeconds(1)) < 0 ? java.time.Duration.ofSeconds(1) : ttl, audit);
         managed.live().sync();
         environment.lifecycle().manage(managed.live());
         return managed;

@@ -10,6 +10,7 @@ import io.queryapigate.config.AuditOutputConfig;
 import io.queryapigate.config.AuthConfig;
 import io.queryapigate.config.CacheConfig;
 import io.queryapigate.config.ConnectionConfig;
+import io.queryapigate.config.AuditConfig;
 import io.queryapigate.config.EventsConfig;
 import io.queryapigate.config.JwtConfig;
 import io.queryapigate.config.LimitsConfig;
@@ -62,6 +63,10 @@ public class GatewayConfiguration extends Configuration {
     @Valid
     @NotNull
     private EventsConfig events = new EventsConfig();
+
+    @Valid
+    @NotNull
+    private AuditConfig audit = new AuditConfig();
 
     @Valid
     @NotNull
@@ -263,6 +268,16 @@ public class GatewayConfiguration extends Configuration {
     @JsonProperty
     public void setEvents(EventsConfig events) {
         this.events = events;
+    }
+
+    @JsonProperty
+    public AuditConfig getAudit() {
+        return audit;
+    }
+
+    @JsonProperty
+    public void setAudit(AuditConfig audit) {
+        this.audit = audit;
     }
 
     @JsonProperty

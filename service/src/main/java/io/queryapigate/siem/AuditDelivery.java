@@ -10,7 +10,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -50,25 +49,6 @@ public final class AuditDelivery implements Managed {
     /** A new entry was appended: deliver it now rather than at the next poll. */
     public void wake() {
         deliverers.forEach(Deliverer::wake);
-    }
-
-    /**
-     * The lowest cursor of the configured outputs: every entry after it is still to be delivered somewhere, so
-     * retention should keep it. Empty when no output is configured (or none has run yet).
-     */
-    public OptionalLong floor() {
-        if (deliverers.isEmpty()) {
-            return OptionalLong.empty();
-        }
-        List<String> names = deliverers.stream().map(Deliverer::name).toList();
-        List<Long> lowest = jdbi.withHandle(h -> h.createQuery("SELECT MIN(last_seq) FROM audit_delivery"
-                        + " WHERE output IN (<names>)").bindList("names", names)
-                .map((rs, ctx) -> {
-                    long v = rs.getLong(1);
-                    return rs.wasNull() ? null : v;
-                }).list());
-        return lowest.isEmpty() || lowest.getFirst() == null ? OptionalLong.empty()
-                : OptionalLong.of(lowest.getFirst());
     }
 
     @Override

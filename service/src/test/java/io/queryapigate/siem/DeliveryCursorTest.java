@@ -48,28 +48,6 @@ class DeliveryCursorTest {
     }
 
     @Test
-    void theFloorIsTheLowestCursorOfTheConfiguredOutputs() {
-        AuditDelivery delivery = new AuditDelivery(jdbi, "me", java.time.Clock.systemUTC(),
-                new com.fasterxml.jackson.databind.ObjectMapper(), new com.codahale.metrics.MetricRegistry());
-        assertThat(delivery.floor()).isEmpty();
-        SyslogOutput syslog = new SyslogOutput("127.0.0.1", 1, null, new SyslogMessage(13, "h"), 100);
-        delivery.add("a", syslog, 10, java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(1),
-                java.time.Duration.ofSeconds(30)).add("b", syslog, 10, java.time.Duration.ofSeconds(1),
-                java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(30));
-        assertThat(delivery.floor()).as("neither has run").isEmpty();
-        DeliveryCursor a = new DeliveryCursor(jdbi, "a", "me");
-        DeliveryCursor b = new DeliveryCursor(jdbi, "b", "me");
-        DeliveryCursor other = new DeliveryCursor(jdbi, "removed-from-config", "me");
-        for (DeliveryCursor c : new DeliveryCursor[] {a, b, other}) {
-            c.ensure();
-            c.lease(1, 100);
-        }
-        a.advance(7, "{}", 2, 100);
-        b.advance(4, "{}", 2, 100);
-        assertThat(delivery.floor()).as("an output no longer configured holds nothing back").hasValue(4);
-    }
-
-    @Test
     void aNewOutputStartsBeforeTheOldestEntryStored() {
         AuditDao audit = jdbi.onDemand(AuditDao.class);
         for (long seq = 41; seq <= 43; seq++) { // 1-40 trimmed by retention
