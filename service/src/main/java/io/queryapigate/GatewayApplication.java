@@ -294,7 +294,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
             }
         });
         ConsoleSignIn consoleSignIn = config.getSso() == null ? null
-                : config.getSso().build(store.jdbi(), secretReferences, mapper, clock);
+                : config.getSso().build(store.jdbi(), secretReferences, mapper, clock, audit);
         ConsoleSessions consoleSessions = consoleSignIn == null ? null : consoleSignIn.sessions();
         var jersey = environment.jersey();
         List.of(new ApiExceptionMapper(), new DialectExceptionMapper(), new JsonExceptionMapper(),
