@@ -24,6 +24,14 @@
 #               Maven repository, unpacked in $KEYCLOAK_HOME), `kc.sh start-dev` on http://localhost:18085 (fixed:
 #               tokens name it as their issuer), in-memory database, realm queryapigate imported at every start from
 #               config/keycloak/queryapigate-realm.json; ready when the realm's discovery document answers
+#   rsyslog     rsyslogd (Debian packages rsyslog, rsyslog-gnutls), our own instance (never the system daemon) with its
+#               configuration, certificates and received messages in $RSYSLOG_DIR: RFC 6587 syslog over plain TCP
+#               127.0.0.1:16514, TLS 16515 and mutual TLS 16516 (client certificate signed by the test CA required),
+#               each written raw to its own file (tcp.log, tls.log, mtls.log); test CA, server and client certificates
+#               (PEM, keys PKCS#8) generated once with openssl into the same directory
+#   otelcol     an OpenTelemetry Collector (OTLP receiver + file exporter, v$OTELCOL_VERSION) built once with Go from
+#               scripts/otelcol into $OTELCOL_BASE; OTLP/HTTP on http://127.0.0.1:14318, traces and logs written as
+#               JSON lines to $OTELCOL_BASE/data/traces.jsonl and logs.jsonl
 #
 # start  installs what is missing, starts what is not running, waits until each server really answers, writes
 #        the env file and prints a status table; exits 1 (after the tail of its log) if a requested server failed.
@@ -41,7 +49,7 @@ set -uo pipefail
 QAG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
 cd / || exit 1                    # psql as postgres etc. must not start in a directory they cannot read
 
-ALL_SERVICES="postgres mariadb redis clickhouse trino chromium schemathesis moto openbao keycloak"
+ALL_SERVICES="postgres mariadb redis clickhouse trino chromium schemathesis moto openbao keycloak rsyslog otelcol"
 SERVICES="${SERVICES:-$ALL_SERVICES}"
 if [ $# -gt 1 ]; then SERVICES="${*:2}"; fi   # scripts/test-services.sh start keycloak: the services named after the command
 ENV_FILE="${QAG_ENV_FILE:-/tmp/qag-test-services.env}"
@@ -69,6 +77,12 @@ KEYCLOAK_HOME="${KEYCLOAK_HOME:-$KEYCLOAK_BASE/keycloak-$KEYCLOAK_VERSION}"
 KEYCLOAK_PORT=18085
 KEYCLOAK_URL="http://localhost:$KEYCLOAK_PORT"
 KEYCLOAK_XMX="${KEYCLOAK_XMX:-512m}"
+RSYSLOG_DIR="${RSYSLOG_DIR:-/opt/qag-rsyslog}"
+RSYSLOG_PORTS=(16514 16515 16516)   # plain TCP, TLS, mutual TLS
+OTELCOL_VERSION=0.161.0             # the collector modules' release in scripts/otelcol/go.mod
+OTELCOL_BASE="${OTELCOL_BASE:-/opt/qag-otelcol}"
+OTELCOL_BIN="$OTELCOL_BASE/otelcol-qag-$OTELCOL_VERSION"
+OTELCOL_PORT=14318
 export DEBIAN_FRONTEND=noninteractive
 
 for s in $SERVICES; do
@@ -502,6 +516,135 @@ start_keycloak() {
 }
 stop_keycloak() { local p; p=$(keycloak_pid) || return 0; stop_pid keycloak "$p" TERM 60 && rm -f "$KEYCLOAK_HOME/server.pid"; }
 
+# ---------------------------------------------------------------- rsyslog (our own instance) and the OTel Collector
+rsyslog_pid() { pid_from "$RSYSLOG_DIR/rsyslogd.pid" "$RSYSLOG_DIR/rsyslog.conf"; }
+rsyslog_ready() {   # every port accepts a connection (TLS ports: a full handshake, mutual TLS with the client cert)
+  rsyslog_pid >/dev/null || return 1
+  (exec 3<>"/dev/tcp/127.0.0.1/${RSYSLOG_PORTS[0]}") 2>/dev/null || return 1
+  timeout 5 openssl s_client -connect "127.0.0.1:${RSYSLOG_PORTS[1]}" -CAfile "$RSYSLOG_DIR/ca.pem" -verify_return_error \
+    </dev/null >/dev/null 2>&1 || return 1
+  timeout 5 openssl s_client -connect "127.0.0.1:${RSYSLOG_PORTS[2]}" -CAfile "$RSYSLOG_DIR/ca.pem" -verify_return_error \
+    -cert "$RSYSLOG_DIR/client.pem" -key "$RSYSLOG_DIR/client-key.pem" </dev/null >/dev/null 2>&1
+}
+rsyslog_certs() {   # once: a test CA, a server certificate for localhost/127.0.0.1 and a client certificate
+  local d=$RSYSLOG_DIR
+  [ -s "$d/ca.pem" ] && [ -s "$d/server.pem" ] && [ -s "$d/client.pem" ] && [ -s "$d/client.p12" ] && return 0
+  {
+    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$d/ca-key.pem" \
+    && openssl req -x509 -new -key "$d/ca-key.pem" -days 3650 -subj "/CN=QueryAPIGate test CA" -out "$d/ca.pem" \
+    && for who in server client; do
+         openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$d/$who-key.pem" || exit 1
+         openssl req -new -key "$d/$who-key.pem" -subj "/CN=$([ $who = server ] && echo localhost || echo queryapigate-test-client)" \
+           -out "$d/$who.csr" || exit 1
+         if [ $who = server ]; then
+           printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' >"$d/$who.ext"
+         else
+           printf 'extendedKeyUsage=clientAuth\n' >"$d/$who.ext"
+         fi
+         openssl x509 -req -in "$d/$who.csr" -CA "$d/ca.pem" -CAkey "$d/ca-key.pem" -CAcreateserial -days 3650 \
+           -extfile "$d/$who.ext" -out "$d/$who.pem" || exit 1
+       done \
+    && openssl pkcs12 -export -in "$d/client.pem" -inkey "$d/client-key.pem" -name client -passout pass:changeit \
+         -out "$d/client.p12"
+  } >>"$INSTALL_LOG" 2>&1 || { warn "openssl could not make the rsyslog test certificates"; return 1; }
+}
+rsyslog_conf() {
+  local d=$RSYSLOG_DIR
+  cat <<CONF
+# Written by scripts/test-services.sh: QueryAPIGate's test syslog receiver (not the system daemon).
+global(workDirectory="$d/work" maxMessageSize="256k" net.enableDNS="off"
+       defaultNetstreamDriverCAFile="$d/ca.pem" defaultNetstreamDriverCertFile="$d/server.pem"
+       defaultNetstreamDriverKeyFile="$d/server-key.pem")
+module(load="imtcp" maxSessions="200")
+template(name="raw" type="string" string="%rawmsg%\n")
+ruleset(name="tcp")  { action(type="omfile" file="$d/tcp.log"  template="raw" flushOnTXEnd="on" asyncWriting="off") }
+ruleset(name="tls")  { action(type="omfile" file="$d/tls.log"  template="raw" flushOnTXEnd="on" asyncWriting="off") }
+ruleset(name="mtls") { action(type="omfile" file="$d/mtls.log" template="raw" flushOnTXEnd="on" asyncWriting="off") }
+input(type="imtcp" address="127.0.0.1" port="${RSYSLOG_PORTS[0]}" ruleset="tcp")
+input(type="imtcp" address="127.0.0.1" port="${RSYSLOG_PORTS[1]}" ruleset="tls"
+      streamDriver.name="gtls" streamDriver.mode="1" streamDriver.authMode="anon")
+input(type="imtcp" address="127.0.0.1" port="${RSYSLOG_PORTS[2]}" ruleset="mtls"
+      streamDriver.name="gtls" streamDriver.mode="1" streamDriver.authMode="x509/certvalid")
+CONF
+}
+start_rsyslog() {
+  rsyslog_ready && return 0
+  mkdir -p "$RSYSLOG_DIR/work" || return 1
+  rsyslog_certs || return 1
+  if ! rsyslog_pid >/dev/null; then
+    local port
+    for port in "${RSYSLOG_PORTS[@]}"; do
+      port_busy "$port" && { warn "rsyslog: port $port is taken by another process"; return 1; }
+    done
+    rsyslog_conf >"$RSYSLOG_DIR/rsyslog.conf" || return 1
+    rsyslogd -N1 -f "$RSYSLOG_DIR/rsyslog.conf" >"$RSYSLOG_DIR/server.log" 2>&1 || return 1
+    setsid rsyslogd -n -f "$RSYSLOG_DIR/rsyslog.conf" -i "$RSYSLOG_DIR/rsyslogd.pid" >>"$RSYSLOG_DIR/server.log" 2>&1 9>&- </dev/null &
+    STARTED=1
+  fi
+  wait_for rsyslog 30 rsyslog_ready
+}
+stop_rsyslog() { local p; p=$(rsyslog_pid) || return 0; stop_pid rsyslog "$p" TERM 30; }
+
+otelcol_pid() { pid_from "$OTELCOL_BASE/server.pid" "$OTELCOL_BIN"; }
+otelcol_ready() {   # an empty OTLP/HTTP logs export is accepted
+  otelcol_pid >/dev/null && [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 3 -H 'Content-Type: application/json' \
+    --data '{"resourceLogs":[]}' "http://127.0.0.1:$OTELCOL_PORT/v1/logs" 2>/dev/null)" = 200 ]
+}
+otelcol_build() {   # once: Go from PATH or /usr/local/go, modules from the Go module proxy (pinned in go.sum)
+  [ -x "$OTELCOL_BIN" ] && return 0
+  local go t0; go=$(command -v go || echo /usr/local/go/bin/go)
+  [ -x "$go" ] || { warn "otelcol: no Go toolchain (go on PATH or /usr/local/go/bin/go) to build the collector"; return 1; }
+  mkdir -p "$OTELCOL_BASE" || return 1
+  t0=$(now_ms)
+  say "building the OpenTelemetry Collector $OTELCOL_VERSION (go build, log: $INSTALL_LOG)"
+  (cd "$QAG_ROOT/scripts/otelcol" && "$go" build -trimpath -o "$OTELCOL_BIN.tmp" .) >>"$INSTALL_LOG" 2>&1 \
+    && mv -f "$OTELCOL_BIN.tmp" "$OTELCOL_BIN" || { warn "otelcol: go build failed"; return 1; }
+  say "collector built in $(secs_since "$t0")s"
+}
+otelcol_conf() {
+  cat <<CONF
+# Written by scripts/test-services.sh: QueryAPIGate's test OpenTelemetry Collector.
+receivers:
+  otlp:
+    protocols:
+      http:
+        endpoint: 127.0.0.1:$OTELCOL_PORT
+exporters:
+  file/traces:
+    path: $OTELCOL_BASE/data/traces.jsonl
+    flush_interval: 100ms
+  file/logs:
+    path: $OTELCOL_BASE/data/logs.jsonl
+    flush_interval: 100ms
+service:
+  telemetry:
+    metrics:
+      level: none
+  pipelines:
+    traces:
+      receivers: [otlp]
+      exporters: [file/traces]
+    logs:
+      receivers: [otlp]
+      exporters: [file/logs]
+CONF
+}
+start_otelcol() {
+  otelcol_ready && return 0
+  otelcol_build || return 1
+  if ! otelcol_pid >/dev/null; then
+    port_busy "$OTELCOL_PORT" && { warn "otelcol: port $OTELCOL_PORT is taken by another process"; return 1; }
+    mkdir -p "$OTELCOL_BASE/data" || return 1
+    otelcol_conf >"$OTELCOL_BASE/config.yaml" || return 1
+    setsid "$OTELCOL_BIN" --config "$OTELCOL_BASE/config.yaml" >"$OTELCOL_BASE/server.log" 2>&1 9>&- </dev/null &
+    echo $! >"$OTELCOL_BASE/server.pid"
+    STARTED=1
+  fi
+  wait_for otelcol 60 otelcol_up_or_gone && otelcol_ready
+}
+otelcol_up_or_gone() { otelcol_ready || ! otelcol_pid >/dev/null; }   # a collector that exited on a bad config: stop waiting
+stop_otelcol() { local p; p=$(otelcol_pid) || return 0; stop_pid otelcol "$p" TERM 30; }
+
 # ---------------------------------------------------------------- common
 alive() {   # any thread not a zombie; a zombie (exited, not yet reaped by PID 1) counts as stopped
   # threads come and go while a server shuts down: read what is there, ignore what vanished, no early-exiting pipe
@@ -530,6 +673,8 @@ svc_logs() {
     moto)       echo "$INSTALL_LOG" "$MOTO_VENV/server.log" ;;
     openbao)    echo "$INSTALL_LOG" "$OPENBAO_VENV/server.log" ;;
     keycloak)   echo "$INSTALL_LOG" "$KEYCLOAK_HOME/server.log" ;;
+    rsyslog)    echo "$INSTALL_LOG" "$RSYSLOG_DIR/server.log" ;;
+    otelcol)    echo "$INSTALL_LOG" "$OTELCOL_BASE/server.log" ;;
   esac
 }
 show_logs() {
@@ -566,6 +711,11 @@ install_missing() {
   fi
   if want schemathesis || want moto || want openbao; then   # Debian's python3 has no venv module without python3-venv
     python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || pkgs+=(python3-venv)
+  fi
+  if want rsyslog; then
+    command -v rsyslogd >/dev/null 2>&1 || pkgs+=(rsyslog)
+    [ -e /usr/lib/x86_64-linux-gnu/rsyslog/lmnsd_gtls.so ] || ls /usr/lib/*/rsyslog/lmnsd_gtls.so >/dev/null 2>&1 || pkgs+=(rsyslog-gnutls)
+    command -v openssl >/dev/null 2>&1 || pkgs+=(openssl)
   fi
   ((${#pkgs[@]})) || return 0
   local t0; t0=$(now_ms)
@@ -606,6 +756,16 @@ write_env_file() {
     fi
     ch_ready && echo "QAG_CLICKHOUSE_URL=http://127.0.0.1:8123"
     keycloak_ready && echo "QAG_KEYCLOAK_URL=$KEYCLOAK_URL"
+    if rsyslog_ready; then
+      echo "QAG_RSYSLOG_DIR=$RSYSLOG_DIR"
+      echo "QAG_RSYSLOG_TCP=127.0.0.1:${RSYSLOG_PORTS[0]}"
+      echo "QAG_RSYSLOG_TLS=127.0.0.1:${RSYSLOG_PORTS[1]}"
+      echo "QAG_RSYSLOG_MTLS=127.0.0.1:${RSYSLOG_PORTS[2]}"
+    fi
+    if otelcol_ready; then
+      echo "QAG_OTELCOL_URL=http://127.0.0.1:$OTELCOL_PORT"
+      echo "QAG_OTELCOL_DIR=$OTELCOL_BASE/data"
+    fi
     if trino_pid >/dev/null; then
       TRINO_PORT=$(trino_conf_port)
       if trino_answers; then
@@ -666,6 +826,14 @@ status_table() {   # prints the table for the requested services; returns 3 if o
         port=-
         ver=$("$SCHEMATHESIS_BIN" --version 2>/dev/null | head -n1)
         st_ready && state=up || state=DOWN ;;
+      rsyslog)
+        port=${RSYSLOG_PORTS[0]}+2; pid=$(rsyslog_pid)
+        ver=$(rsyslogd -v 2>/dev/null | head -n1 | awk '{print $2}')
+        rsyslog_ready && state=up || state=DOWN ;;
+      otelcol)
+        port=$OTELCOL_PORT; pid=$(otelcol_pid)
+        [ -n "$pid" ] && ver=$OTELCOL_VERSION
+        otelcol_ready && state=up || state=DOWN ;;
     esac
     [ "$state" = up ] || rc=3
     printf '%-11s %-6s %-6s %-8s %s\n' "$s" "$port" "$state" "${pid:--}" "${ver:--}"

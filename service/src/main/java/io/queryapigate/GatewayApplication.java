@@ -119,6 +119,7 @@ import io.queryapigate.resources.ConfigResource;
 import io.queryapigate.resources.ConnectionsResource;
 import io.queryapigate.resources.DocsResource;
 import io.queryapigate.resources.ExamplesResource;
+import io.queryapigate.resources.AuditDeliveryResource;
 import io.queryapigate.resources.ExecuteSqlResource;
 import io.queryapigate.resources.HealthResource;
 import io.queryapigate.resources.HistoryResource;
@@ -141,6 +142,8 @@ import io.queryapigate.openapi.OpenApiDocument;
 import io.queryapigate.openapi.Routes;
 import io.queryapigate.secrets.SecretBox;
 import io.queryapigate.secrets.SecretReferences;
+import io.queryapigate.siem.AuditDelivery;
+import io.queryapigate.config.AuditOutputConfig;
 import io.queryapigate.store.Store;
 import jakarta.servlet.DispatcherType;
 import java.nio.file.Files;
@@ -373,6 +376,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 store.url().startsWith("jdbc:postgresql:") ? "postgresql" : "sqlite", redis != null,
                 config.getInstances().heartbeat());
         environment.lifecycle().manage(instances);
+        AuditDelivery auditDelivery = AuditOutputConfig.build(config.getAuditOutputs(), variables, store.jdbi(), clock,
+                mapper, version(), instances.id(), environment);
+        jersey.register(new AuditDeliveryResource(auditDelivery, mapper));
         ConnectionHealth health = new ConnectionHealth(connections, clock, config.getAlerts().healthInterval(),
                 config.getAlerts().healthTimeout());
         environment.lifecycle().manage(health);

@@ -6,6 +6,7 @@ import io.dropwizard.logging.common.LoggingFactory;
 import io.queryapigate.accesslog.LogFormats;
 import io.queryapigate.config.AccessLogConfig;
 import io.queryapigate.config.AdminAuthConfig;
+import io.queryapigate.config.AuditOutputConfig;
 import io.queryapigate.config.AuthConfig;
 import io.queryapigate.config.CacheConfig;
 import io.queryapigate.config.ConnectionConfig;
@@ -114,6 +115,20 @@ public class GatewayConfiguration extends Configuration {
     @Valid
     @NotNull
     private AccessLogConfig accessLog = new AccessLogConfig();
+
+    /** SIEM outputs of the audit log, by name (docs/audit.md, "Delivery to a SIEM"); empty: none. */
+    @NotNull
+    private Map<String, AuditOutputConfig> auditOutputs = new LinkedHashMap<>();
+
+    @JsonProperty
+    public Map<String, AuditOutputConfig> getAuditOutputs() {
+        return auditOutputs;
+    }
+
+    @JsonProperty
+    public void setAuditOutputs(Map<String, AuditOutputConfig> auditOutputs) {
+        this.auditOutputs = auditOutputs;
+    }
 
     @JsonProperty
     public String getHome() {
