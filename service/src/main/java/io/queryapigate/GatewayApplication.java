@@ -35,6 +35,14 @@ import io.queryapigate.cli.RekeyCommand;
 import io.queryapigate.config.SeedQuery;
 import io.queryapigate.connections.Connections;
 import io.queryapigate.events.EventLog;
+import io.queryapigate.alerts.Alerts;
+import io.queryapigate.dialect.ConnectionHealth;
+import io.queryapigate.instances.Instances;
+import io.queryapigate.resources.AlertsResource;
+import io.queryapigate.resources.InstancesResource;
+import io.queryapigate.resources.QuotaUsageResource;
+import io.queryapigate.store.AlertsDao;
+import io.queryapigate.store.InstanceDao;
 import io.queryapigate.guard.Guarding;
 import io.queryapigate.guard.Masking;
 import io.queryapigate.store.MetadataCache;
@@ -318,6 +326,18 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new SsoResource(consoleSignIn, consoleSessions));
         jersey.register(new ConnectionsResource(managedConnections, mapper));
         jersey.register(new SettingsResource(SettingsReport.of(config), new Rekey(store.jdbi(), secretBox)));
+        Instances instances = new Instances(store.jdbi().onDemand(InstanceDao.class), clock, version(),
+                store.url().startsWith("jdbc:postgresql:") ? "postgresql" : "sqlite", redis != null,
+                config.getInstances().heartbeat());
+        environment.lifecycle().manage(instances);
+        ConnectionHealth health = new ConnectionHealth(connections, clock, config.getAlerts().healthInterval(),
+                config.getAlerts().healthTimeout());
+        environment.lifecycle().manage(health);
+        jersey.register(new AlertsResource(new Alerts(apiKeys, quotas, limits.refusals(),
+                store.jdbi().onDemand(AlertsDao.class), instances, health, connections, events,
+                Alerts.Settings.of(config.getAlerts()), clock), mapper, clock));
+        jersey.register(new InstancesResource(instances, mapper));
+        jersey.register(new QuotaUsageResource(apiKeys, quotas, mapper));
         jersey.register(new DocsResource(DocsPage.of(
                 SwaggerUi.fromClassPath(GatewayApplication.class.getClassLoader()))));
         Routes routes = new Routes();

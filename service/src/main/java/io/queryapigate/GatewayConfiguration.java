@@ -64,6 +64,14 @@ public class GatewayConfiguration extends Configuration {
 
     @Valid
     @NotNull
+    private io.queryapigate.config.InstancesConfig instances = new io.queryapigate.config.InstancesConfig();
+
+    @Valid
+    @NotNull
+    private io.queryapigate.config.AlertsConfig alerts = new io.queryapigate.config.AlertsConfig();
+
+    @Valid
+    @NotNull
     private CacheConfig cache = new CacheConfig();
 
     @Valid
@@ -198,6 +206,26 @@ public class GatewayConfiguration extends Configuration {
     @JsonProperty
     public void setMetadataCache(MetadataCacheConfig metadataCache) {
         this.metadataCache = metadataCache;
+    }
+
+    @JsonProperty
+    public io.queryapigate.config.InstancesConfig getInstances() {
+        return instances;
+    }
+
+    @JsonProperty
+    public void setInstances(io.queryapigate.config.InstancesConfig instances) {
+        this.instances = instances;
+    }
+
+    @JsonProperty
+    public io.queryapigate.config.AlertsConfig getAlerts() {
+        return alerts;
+    }
+
+    @JsonProperty
+    public void setAlerts(io.queryapigate.config.AlertsConfig alerts) {
+        this.alerts = alerts;
     }
 
     @JsonProperty

@@ -111,7 +111,7 @@ public class LimitsConfig {
         LocalLimiter local = new LocalLimiter();
         Limiter limiter = redis == null ? local : new RedisLimiter(redis, redisConfig.getKeyPrefix(), local, clock,
                 redisConfig.getRetry().toMilliseconds(), metrics);
-        return new Limits(limiter, rate, addresses, metrics);
+        return new Limits(limiter, rate, addresses, metrics, new io.queryapigate.limits.Refusals(clock));
     }
 
     /**

@@ -266,6 +266,11 @@ public final class ConnectionRegistry implements Managed {
         unavailable.put(name, failure);
     }
 
+    /** The stored connections taken out of service because they cannot open, with why. */
+    public Map<String, RuntimeException> outOfService() {
+        return Map.copyOf(unavailable);
+    }
+
     /** Why a connection that is not live cannot be used, when it is one the API stores. */
     public Optional<RuntimeException> unavailable(String name) {
         return Optional.ofNullable(unavailable.get(name));

@@ -57,6 +57,11 @@ public final class EventLog implements Managed {
         metrics.gauge("events.queued", () -> queue::size);
     }
 
+    /** Events dropped since this process started: the queue was full, or the store refused their batch. */
+    public long dropped() {
+        return dropped.getCount();
+    }
+
     /** Queues one call's event; never blocks the request. */
     public void record(EventRow event) {
         if (!queue.offer(event)) {

@@ -29,12 +29,20 @@ public final class Limits {
     private final Rate perAddress;
     private final ClientAddress addresses;
     private final Counter rejections;
+    private final Refusals refusals;
 
-    public Limits(Limiter limiter, Rate perAddress, ClientAddress addresses, MetricRegistry metrics) {
+    public Limits(Limiter limiter, Rate perAddress, ClientAddress addresses, MetricRegistry metrics,
+            Refusals refusals) {
         this.limiter = limiter;
         this.perAddress = perAddress;
         this.addresses = addresses;
         this.rejections = metrics.counter("limits.rejections");
+        this.refusals = refusals;
+    }
+
+    /** This process's refusals of keys by their own rate limit, for the alerts. */
+    public Refusals refusals() {
+        return refusals;
     }
 
     /** Called once the key is known. */
@@ -48,6 +56,7 @@ public final class Limits {
             request.setProperty(KEY_DECISION, d);
             if (!d.allowed()) {
                 rejections.inc();
+                refusals.note(caller.keyId());
                 throw ApiException.rateLimited("Rate limit exceeded for this API key.", d.retryAfterMillis());
             }
         }
