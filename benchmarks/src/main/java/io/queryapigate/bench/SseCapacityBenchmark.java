@@ -26,7 +26,9 @@ import java.util.regex.Pattern;
  * (SQLite store, the demo DuckDB connection, virtual threads, {@code -Xmx1g}), opens streams from one NIO selector
  * thread in steps (1,000, 5,000, 10,000, then as far as the file-descriptor limit allows), and at each step measures
  * the server's RSS and its heap after a full GC ({@code jcmd}), makes one call and waits until every stream received
- * its event: the time from the call to the first and to the last stream's delivery. Prints one table row per step.
+ * its event: the time from the call to the first and to the last stream's delivery, and the median of 200
+ * sequential calls while the streams are open (a call must not cost more because streams are open). Prints one table
+ * row per step.
  *
  * <pre>
  * java -cp "$CP" io.queryapigate.bench.SseCapacityBenchmark [service/target/queryapigate.jar] [1000,5000,10000,19000]
@@ -65,10 +67,12 @@ public final class SseCapacityBenchmark {
                     Runtime.getRuntime().availableProcessors());
             long rss0 = b.rssKb();
             long heap0 = b.heapKb();
-            System.out.printf(Locale.ROOT, "idle: RSS %d MiB, heap after GC %d MiB%n", rss0 / 1024, heap0 / 1024);
+            double idleMedian = b.medianCallMs();
+            System.out.printf(Locale.ROOT, "idle: RSS %d MiB, heap after GC %d MiB, median call %.2f ms%n",
+                    rss0 / 1024, heap0 / 1024, idleMedian);
             System.out.println("| streams | RSS MiB | heap after GC MiB | RSS KiB/stream | heap KiB/stream |"
-                    + " call to first delivery ms | call to last delivery ms | open |");
-            System.out.println("|---|---|---|---|---|---|---|---|");
+                    + " call to first delivery ms | call to last delivery ms | median call ms | open |");
+            System.out.println("|---|---|---|---|---|---|---|---|---|");
             int call = 0;
             for (String step : steps.split(",")) {
                 int n = Integer.parseInt(step.strip());
@@ -77,9 +81,11 @@ public final class SseCapacityBenchmark {
                 long heap = b.heapKb();
                 int open = (int) b.streams.stream().filter(s -> s.open).count();
                 long[] delivery = b.deliver("bench-" + (++call));
-                System.out.printf(Locale.ROOT, "| %,d | %d | %d | %.1f | %.1f | %d | %d | %,d |%n", n, rss / 1024,
-                        heap / 1024, (rss - rss0) / (double) open, (heap - heap0) / (double) open, delivery[0],
-                        delivery[1], open);
+                double median = b.medianCallMs();
+                b.deliver("drained-" + call); // the median's events read by every stream before the next step
+                System.out.printf(Locale.ROOT, "| %,d | %d | %d | %.1f | %.1f | %d | %d | %.2f | %,d |%n", n,
+                        rss / 1024, heap / 1024, (rss - rss0) / (double) open, (heap - heap0) / (double) open,
+                        delivery[0], delivery[1], median, open);
                 if (failure != null) {
                     System.out.println("stopped: " + failure);
                     break;
@@ -179,10 +185,38 @@ public final class SseCapacityBenchmark {
         return new long[] {(first - start) / 1_000_000, (last - start) / 1_000_000};
     }
 
+    /**
+     * The median of 200 sequential calls, while the selector keeps reading the streams (their events and
+     * heartbeats); the first 50 calls warm up.
+     */
+    private double medianCallMs() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/film?film_id=2"))
+                .header("X-API-Key", KEY).build();
+        long[] nanos = new long[200];
+        for (int i = -50; i < nanos.length; i++) {
+            long start = System.nanoTime();
+            HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("the call answered " + r.statusCode());
+            }
+            if (i >= 0) {
+                nanos[i] = System.nanoTime() - start;
+            }
+            poll(0, null, 0);
+        }
+        java.util.Arrays.sort(nanos);
+        return nanos[nanos.length / 2] / 1e6;
+    }
+
     private final ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
 
     private void poll(long millis, String marker, long since) throws IOException {
-        selector.select(millis);
+        if (millis > 0) {
+            selector.select(millis);
+        } else {
+            selector.selectNow();
+        }
         Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
         while (keys.hasNext()) {
             SelectionKey key = keys.next();

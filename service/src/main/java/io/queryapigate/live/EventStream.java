@@ -53,7 +53,6 @@ final class EventStream implements Runnable {
                 write(missed);
             }
             long nextRecheck = System.nanoTime() + settings.recheckMillis() * 1_000_000;
-            ByteArrayOutputStream waiting = new ByteArrayOutputStream();
             while (true) {
                 LiveEvent e = s.next(settings.heartbeatMillis());
                 if (e == Subscriber.END) {
@@ -62,12 +61,20 @@ final class EventStream implements Runnable {
                 if (e == null) {
                     out.write(KEEPALIVE);
                 } else {
-                    for (; e != null && e != Subscriber.END; e = s.nextNow()) {
+                    LiveEvent more = s.nextNow();
+                    if (more == null) {
+                        out.write(e.frame()); // the usual case: the frame every stream shares, as it is
+                    } else {
+                        // a burst: one chunk, in a buffer that is not kept (a stream holds no memory between events)
+                        ByteArrayOutputStream waiting = new ByteArrayOutputStream();
                         waiting.writeBytes(e.frame());
-                    }
-                    write(waiting);
-                    if (e == Subscriber.END) {
-                        return;
+                        for (; more != null && more != Subscriber.END; more = s.nextNow()) {
+                            waiting.writeBytes(more.frame());
+                        }
+                        write(waiting);
+                        if (more == Subscriber.END) {
+                            return;
+                        }
                     }
                 }
                 if (System.nanoTime() - nextRecheck >= 0) {
