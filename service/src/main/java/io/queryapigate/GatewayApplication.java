@@ -24,8 +24,14 @@ import io.queryapigate.jwt.JwtAuthenticator;
 import io.queryapigate.store.PrincipalDao;
 import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.audit.Acting;
+import io.queryapigate.audit.Actor;
+import io.queryapigate.audit.AuditEntries;
+import io.queryapigate.audit.AuditLog;
+import io.queryapigate.audit.AuditVerifier;
 import io.queryapigate.auth.ClientAddress;
 import io.queryapigate.cli.AdminsCommand;
+import io.queryapigate.cli.AuditCommand;
 import io.queryapigate.cli.ConfigCommand;
 import io.queryapigate.cli.DialectsCommand;
 import io.queryapigate.cli.GatewayCheckCommand;
@@ -77,7 +83,14 @@ import io.queryapigate.errors.ParamExceptionMapper;
 import io.queryapigate.errors.SecretUnavailableMapper;
 import io.queryapigate.errors.UnexpectedExceptionMapper;
 import io.queryapigate.errors.WebApplicationExceptionMapper;
+import io.queryapigate.accesslog.CallerAttribute;
+import io.queryapigate.accesslog.LogFormats;
+import io.queryapigate.accesslog.RedactingRequestLog;
 import io.queryapigate.http.Cors;
+import io.queryapigate.tracing.AuthSpans;
+import io.queryapigate.tracing.RequestSpans;
+import io.queryapigate.tracing.RouteNames;
+import io.queryapigate.tracing.Tracing;
 import io.queryapigate.http.RequestIdFilter;
 import io.queryapigate.http.SecurityHeaders;
 import io.queryapigate.http.UnroutedMethods;
@@ -91,6 +104,7 @@ import io.queryapigate.limits.Quotas;
 import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.resources.AdministratorsResource;
 import io.queryapigate.resources.ApiKeysResource;
+import io.queryapigate.resources.AuditResource;
 import io.queryapigate.resources.RolesResource;
 import io.queryapigate.roles.RoleCache;
 import io.queryapigate.roles.Roles;
@@ -171,6 +185,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         bootstrap.addCommand(new RekeyCommand());
         bootstrap.addCommand(new ConfigCommand());
         bootstrap.addCommand(new AdminsCommand());
+        bootstrap.addCommand(new AuditCommand());
     }
 
     @Override
@@ -186,7 +201,10 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         Map<String, String> variables = environmentVariables();
         SecretBox secretBox = SecretBox.of(variables.get(SecretBox.VARIABLE));
         SecretKeyCheck.verify(store.jdbi(), secretBox);
-        Administrators administrators = new Administrators(store.jdbi(), config.getAuth().getAdminKey() != null, clock);
+        AuditLog audit = config.getAudit().build(store, variables, clock);
+        audit.recordKeyAtStartup();
+        Administrators administrators = new Administrators(store.jdbi(), config.getAuth().getAdminKey() != null, clock,
+                audit);
         administrators.requireAnOwner();
         SecretReferences secretReferences = config.getSecrets().build(variables, clock);
         environment.lifecycle().manage(new io.dropwizard.lifecycle.AutoCloseableManager(secretReferences));
@@ -196,7 +214,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         EventLog events = config.getEvents().build(store.jdbi(), clock, environment);
         MetadataCache cache = config.getMetadataCache().build(store, environment.metrics());
         Connections managedConnections = connections(config, environment, store, dialects, connections, secretBox,
-                secretReferences, clock);
+                secretReferences, clock, audit);
         long maxSql = config.getLimits().getMaxSqlLength().toBytes();
         Guarding guarding = new Guarding(new SqlGuard((int) Math.min(Integer.MAX_VALUE, maxSql),
                 SqlGuard.DEFAULT_PARSE_TIMEOUT), config.getSecurity().isAllowWrites());
@@ -206,24 +224,29 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 environment.metrics());
         Quotas quotas = config.getLimits().buildQuotas(store.usage(), redis, config.getRedis(), clock, environment);
 
+        Tracing tracing = config.getTracing().build(variables, version());
+        environment.lifecycle().manage(new io.dropwizard.lifecycle.AutoCloseableManager(tracing));
         FormatsConfig output = config.getOutput();
         CallLimits callLimits = new CallLimits(config.getLimits().getMaxRows(), maxSql, output.getStreamMaxRows(),
                 output.paging(), output.writerOptions());
         ResponseCache responses = config.getCache().build(redis, config.getRedis(), clock, environment);
         QueryService queries = new QueryService(new SavedQueryResolver(cache, connections, guarding, mapper),
                 new CallAuthorizer(), guarding, new Masking(config.getSecurity().getMaskingKey()), responses,
-                connections, new CallRecorder(events, environment.metrics(), clock), callLimits, quotas,
-                new Concurrency(), environment.metrics(), clock);
+                connections, new CallRecorder(events, environment.metrics(), clock, tracing), callLimits, quotas,
+                new Concurrency(), environment.metrics(), clock, tracing);
         ManagedObjects managed = new ManagedObjects(store.managed());
         SavedQueries savedQueries = new SavedQueries(store, cache, new Definitions(guarding, connections, maxSql),
-                events, mapper, clock, managed);
-        seed(config, savedQueries);
-        ApiKeys apiKeys = new ApiKeys(store.keys(), store.roles(), cache, quotas, mapper, clock, managed);
+                events, mapper, clock, managed, audit);
+        Acting.as(Actor.STARTUP, () -> {
+            seed(config, savedQueries);
+            return null;
+        });
+        ApiKeys apiKeys = new ApiKeys(store.keys(), store.roles(), cache, quotas, mapper, clock, managed, audit);
         // API-key roles as authentication reads them (from memory, per metadata-cache TTL): keys made from a role, and
         // signed-in users whose role claim names one
         RoleGrants roleGrants = new RoleCache(cache, mapper);
-        Roles roles = new Roles(store.roles(), cache, managed, mapper, clock);
-        Examples examples = new Examples(store, savedQueries, apiKeys, connections, cache, mapper, clock, home);
+        Roles roles = new Roles(store.roles(), cache, managed, mapper, clock, audit);
+        Examples examples = new Examples(store, savedQueries, apiKeys, connections, cache, mapper, clock, home, audit);
         examples.restore();
         Thread.ofVirtual().name("describe-unknown-columns").start(() -> {
             try {
@@ -238,21 +261,38 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         });
 
         registerAdmin(config, environment);
+        if (tracing.on()) { // the request's span around everything, the request id's filter included
+            environment.servlets().addFilter("request-spans", new RequestSpans(tracing))
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+        }
         environment.servlets().addFilter("request-id",
                         new RequestIdFilter(config.getLimits().getMaxRequestBody().toBytes()))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
         environment.servlets().addFilter("unrouted-methods", new UnroutedMethods("jersey"))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+        SecurityHeaders securityHeaders = new SecurityHeaders(DocsPage.CSP, config.getSecurity().getHstsMaxAge(),
+                clientAddress::trustedProxy);
+        Cors cors = config.getSecurity().buildCors();
+        if (cors != null) { // before authentication: a preflight carries no key
+            environment.getApplicationContext().insertHandler(cors);
+        }
+        environment.getApplicationContext().insertHandler(securityHeaders.handler());
+        environment.getAdminContext().insertHandler(securityHeaders.handler());
+        LogFormats.requests(config.getServerFactory());
+        boolean queryValues = config.getAccessLog().isQueryValues();
         environment.lifecycle().addEventListener(new LifeCycle.Listener() {
             @Override
             public void lifeCycleStarting(LifeCycle server) {
                 if (server instanceof Server jetty) {
-                    jetty.setErrorHandler(new JettyErrorPages());
+                    jetty.setErrorHandler(new JettyErrorPages(securityHeaders));
+                    if (jetty.getRequestLog() != null && !(jetty.getRequestLog() instanceof RedactingRequestLog)) {
+                        jetty.setRequestLog(new RedactingRequestLog(jetty.getRequestLog(), queryValues));
+                    }
                 }
             }
         });
         ConsoleSignIn consoleSignIn = config.getSso() == null ? null
-                : config.getSso().build(store.jdbi(), secretReferences, mapper, clock);
+                : config.getSso().build(store.jdbi(), secretReferences, mapper, clock, audit);
         ConsoleSessions consoleSessions = consoleSignIn == null ? null : consoleSignIn.sessions();
         var jersey = environment.jersey();
         List.of(new ApiExceptionMapper(), new DialectExceptionMapper(), new JsonExceptionMapper(),
@@ -267,7 +307,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                     store.jdbi().onDemand(PrincipalDao.class), clock));
         }
         jersey.register(new AuthDynamicFeature(new ApiKeyAuthFilter.Builder()
-                .setAuthenticator(credentials)
+                .setAuthenticator(AuthSpans.around(credentials, tracing))
                 .setPrefix("ApiKey")
                 .setRealm("queryapigate")
                 .buildAuthFilter()
@@ -278,24 +318,29 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 .withSessions(consoleSessions)));
         jersey.register(limits.new AddressFilter());
         jersey.register(quotas.new HeaderFilter());
-        jersey.register(new SecurityHeaders(DocsPage.CSP, config.getSecurity().getHstsMaxAge()));
-        Cors cors = new Cors(config.getSecurity().getCorsOrigins());
-        if (cors.enabled()) {
-            jersey.register(cors);
+        jersey.register(securityHeaders);
+        if (LogFormats.requestLogOn(config.getServerFactory())) { // else no call pays for naming its caller
+            jersey.register(new CallerAttribute());
+        }
+        if (tracing.on()) {
+            jersey.register(new RouteNames());
         }
         jersey.register(new AuthValueFactoryProvider.Binder<>(Caller.class));
         jersey.register(new CapabilityFeature());
+        jersey.register(new Acting(clientAddress));
+        jersey.register(new AuditResource(new AuditEntries(store.jdbi(), audit.maxEntries(), mapper),
+                new AuditVerifier(store.jdbi(), audit.chain())));
         Workspaces workspaces = new Workspaces(store, clock,
-                java.time.Duration.ofMillis(config.getMetadataCache().getTtl().toMilliseconds()));
+                java.time.Duration.ofMillis(config.getMetadataCache().getTtl().toMilliseconds()), audit);
         jersey.register(new WorkspacePrefix());
         jersey.register(new WorkspaceSettling(workspaces));
         jersey.register(new WorkspacesResource(workspaces, mapper));
         jersey.register(new HealthResource(version(), clock));
         jersey.register(new QueryResource(queries, callLimits.paging()));
         jersey.register(new ExecuteSqlResource(queries, callLimits.paging()));
-        RunHistory history = new RunHistory(store, events, quotas);
+        RunHistory history = new RunHistory(store, events, quotas, audit);
         QueryCollections collections = new QueryCollections(savedQueries);
-        Descriptions descriptions = new Descriptions(store, connections, clock);
+        Descriptions descriptions = new Descriptions(store, connections, clock, audit);
         managedConnections.whenPurged(descriptions::forget);
         jersey.register(new QueriesResource(savedQueries, new QueryViews(savedQueries, descriptions),
                 new QueryAnalysis(savedQueries.definitions()), history));
@@ -320,12 +365,13 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new DescriptionsResource(descriptions));
         jersey.register(new ConfigResource(new ConfigCode(store, savedQueries, apiKeys, roles, managed, descriptions,
                 connections, managedConnections, cache, config.getSecurity().getMaskingKey() != null
-                        && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock), mapper));
+                        && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock, audit), mapper));
         jersey.register(new MeResource());
         jersey.register(new AdministratorsResource(administrators, mapper, clock));
         jersey.register(new SsoResource(consoleSignIn, consoleSessions));
         jersey.register(new ConnectionsResource(managedConnections, mapper));
-        jersey.register(new SettingsResource(SettingsReport.of(config), new Rekey(store.jdbi(), secretBox)));
+        jersey.register(new SettingsResource(SettingsReport.of(config), new Rekey(store.jdbi(), secretBox,
+                (action, changes) -> audit.append(action, "secret_key", changes))));
         Instances instances = new Instances(store.jdbi().onDemand(InstanceDao.class), clock, version(),
                 store.url().startsWith("jdbc:postgresql:") ? "postgresql" : "sqlite", redis != null,
                 config.getInstances().heartbeat());
@@ -356,11 +402,11 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
      */
     private static Connections connections(GatewayConfiguration config, Environment environment, Store store,
             DialectRegistry dialects, ConnectionRegistry registry, SecretBox box, SecretReferences secrets,
-            Clock clock) {
+            Clock clock, AuditLog audit) {
         java.time.Duration ttl = java.time.Duration.ofMillis(config.getMetadataCache().getTtl().toMilliseconds());
         Connections managed = new Connections(store, registry, dialects, box, secrets, environment.getValidator(),
                 environment.getObjectMapper(), clock,
-                ttl.compareTo(java.time.Duration.ofSeconds(1)) < 0 ? java.time.Duration.ofSeconds(1) : ttl);
+                ttl.compareTo(java.time.Duration.ofSeconds(1)) < 0 ? java.time.Duration.ofSeconds(1) : ttl, audit);
         managed.live().sync();
         environment.lifecycle().manage(managed.live());
         return managed;

@@ -2,10 +2,14 @@ package io.queryapigate;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
+import io.dropwizard.logging.common.LoggingFactory;
+import io.queryapigate.accesslog.LogFormats;
+import io.queryapigate.config.AccessLogConfig;
 import io.queryapigate.config.AdminAuthConfig;
 import io.queryapigate.config.AuthConfig;
 import io.queryapigate.config.CacheConfig;
 import io.queryapigate.config.ConnectionConfig;
+import io.queryapigate.config.AuditConfig;
 import io.queryapigate.config.EventsConfig;
 import io.queryapigate.config.JwtConfig;
 import io.queryapigate.config.LimitsConfig;
@@ -16,6 +20,7 @@ import io.queryapigate.config.SecurityConfig;
 import io.queryapigate.config.SeedQuery;
 import io.queryapigate.config.SsoConfig;
 import io.queryapigate.config.StoreConfig;
+import io.queryapigate.config.TracingConfig;
 import io.queryapigate.config.FormatsConfig;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
@@ -60,6 +65,10 @@ public class GatewayConfiguration extends Configuration {
 
     @Valid
     @NotNull
+    private AuditConfig audit = new AuditConfig();
+
+    @Valid
+    @NotNull
     private MetadataCacheConfig metadataCache = new MetadataCacheConfig();
 
     @Valid
@@ -97,6 +106,14 @@ public class GatewayConfiguration extends Configuration {
     @Valid
     @NotNull
     private List<SeedQuery> seedQueries = new ArrayList<>();
+
+    @Valid
+    @NotNull
+    private TracingConfig tracing = new TracingConfig();
+
+    @Valid
+    @NotNull
+    private AccessLogConfig accessLog = new AccessLogConfig();
 
     @JsonProperty
     public String getHome() {
@@ -239,6 +256,16 @@ public class GatewayConfiguration extends Configuration {
     }
 
     @JsonProperty
+    public AuditConfig getAudit() {
+        return audit;
+    }
+
+    @JsonProperty
+    public void setAudit(AuditConfig audit) {
+        this.audit = audit;
+    }
+
+    @JsonProperty
     public SecretsConfig getSecrets() {
         return secrets;
     }
@@ -276,5 +303,32 @@ public class GatewayConfiguration extends Configuration {
     @JsonProperty
     public void setSeedQueries(List<SeedQuery> seedQueries) {
         this.seedQueries = seedQueries;
+    }
+
+    @JsonProperty
+    public TracingConfig getTracing() {
+        return tracing;
+    }
+
+    @JsonProperty
+    public void setTracing(TracingConfig tracing) {
+        this.tracing = tracing;
+    }
+
+    @JsonProperty
+    public AccessLogConfig getAccessLog() {
+        return accessLog;
+    }
+
+    @JsonProperty
+    public void setAccessLog(AccessLogConfig accessLog) {
+        this.accessLog = accessLog;
+    }
+
+    /** Dropwizard's logging, with this gateway's default pattern (trace ids) where none is configured. */
+    @Override
+    @JsonProperty("logging")
+    public synchronized LoggingFactory getLoggingFactory() {
+        return LogFormats.application(super.getLoggingFactory());
     }
 }

@@ -171,6 +171,12 @@ class SsoSignInIT {
         assertThat(admin).hasSize(1);
         assertThat(admin.get(0).subList(0, 6)).containsExactly("alice", "owner", "alice@example.com",
                 TestingKeycloak.url() + "/realms/queryapigate", "a11ce000-0000-4000-8000-000000000001", "sso");
+        assertThat(rows("SELECT actor_kind, actor, entry_json FROM audit_log WHERE action = 'create_admin'"
+                + " AND target = 'alice'")).as("created at her first sign-in, once, by herself through SSO")
+                .singleElement().satisfies(entry -> {
+                    assertThat(entry.subList(0, 2)).containsExactly("administrator", "alice");
+                    assertThat(entry.get(2).toString()).contains("\"via\":\"sso\"", "first sign-in", "owner");
+                });
         String sessionId = browser.cookie(at("/"), SESSION);
         String csrf = browser.cookie(at("/"), CSRF);
         assertThat(rows("SELECT id_hash, csrf_hash FROM admin_sessions WHERE id_hash = ?",
@@ -320,6 +326,9 @@ class SsoSignInIT {
         update("UPDATE administrators SET role = 'auditor', last_seen_at = NULL WHERE name = 'alice'");
         TestingBrowser alice = signedIn("alice");
         assertThat(rows("SELECT role FROM administrators WHERE name = 'alice'").get(0).get(0)).isEqualTo("owner");
+        assertThat(rows("SELECT entry_json FROM audit_log WHERE action = 'update_admin' AND target = 'alice'"
+                + " ORDER BY seq DESC").get(0).get(0).toString()).as("the role her groups gave her back is audited")
+                .contains("\"from\":\"auditor\"", "\"to\":\"owner\"", "groups");
 
         String hash = KeyHasher.hashHex(alice.cookie(at("/"), SESSION));
         long longAgo = System.currentTimeMillis() - 120_000;

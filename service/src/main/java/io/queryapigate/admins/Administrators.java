@@ -1,5 +1,6 @@
 package io.queryapigate.admins;
 
+import io.queryapigate.audit.AuditLog;
 import io.queryapigate.auth.AdminRole;
 import io.queryapigate.auth.Credentials;
 import io.queryapigate.auth.KeyHasher;
@@ -10,6 +11,7 @@ import io.queryapigate.store.AdminTokenDao;
 import io.queryapigate.store.AdminTokenRow;
 import io.queryapigate.store.AdministratorDao;
 import io.queryapigate.store.AdministratorRow;
+import io.queryapigate.store.UniqueViolation;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -40,12 +42,14 @@ public final class Administrators {
     private final AdminTokenDao tokens;
     private final boolean breakGlassKey;
     private final Clock clock;
+    private final AuditLog audit;
 
     /**
      * @param breakGlassKey whether {@code auth.adminKey} is set: then the store may be left without an owner, since
      *                      the key still is one
      */
-    public Administrators(Jdbi jdbi, boolean breakGlassKey, Clock clock) {
+    public Administrators(Jdbi jdbi, boolean breakGlassKey, Clock clock, AuditLog audit) {
+        this.audit = audit;
         this.jdbi = jdbi;
         this.admins = jdbi.onDemand(AdministratorDao.class);
         this.tokens = jdbi.onDemand(AdminTokenDao.class);
@@ -109,9 +113,13 @@ public final class Administrators {
                     throw new ApiException(409, "name_taken", "'" + name + "' is an API key's name - choose another");
                 }
                 dao.insert(name, stored, mail, clock.millis(), createdBy);
+                Map<String, Object> changes = new java.util.TreeMap<>();
+                changes.put("role", stored);
+                changes.put("email", mail);
+                audit.append("create_admin", name, changes);
             });
         } catch (UnableToExecuteStatementException e) {
-            if (admins.findByName(name).isPresent()) { // created meanwhile: the unique index refused the second
+            if (UniqueViolation.in(e)) { // created meanwhile: the unique index refused the second
                 throw exists(name);
             }
             throw e;
@@ -137,11 +145,24 @@ public final class Administrators {
                         + " groups at the identity provider - change it there");
             }
             boolean active = change.active() == null ? row.active() : change.active();
-            dao.update(row.id(), nextRole, change.email() == null ? row.email() : email, active);
+            String nextEmail = change.email() == null ? row.email() : email;
+            dao.update(row.id(), nextRole, nextEmail, active);
             if (!active) {
                 dao.deleteSessions(row.id());
             }
             refuseOwnerless(dao);
+            Map<String, Object> before = new java.util.TreeMap<>();
+            before.put("role", row.role());
+            before.put("email", row.email());
+            before.put("active", row.active());
+            Map<String, Object> after = new java.util.TreeMap<>();
+            after.put("role", nextRole);
+            after.put("email", nextEmail);
+            after.put("active", active);
+            Map<String, Object> changes = AuditLog.diff(before, after);
+            if (!changes.isEmpty()) {
+                audit.append("update_admin", name, changes);
+            }
         });
         return find(name);
     }
@@ -158,6 +179,10 @@ public final class Administrators {
             dao.deleteSessions(row.id());
             dao.delete(row.id());
             refuseOwnerless(dao);
+            Map<String, Object> changes = new java.util.TreeMap<>();
+            changes.put("role", row.role());
+            changes.put("email", row.email());
+            audit.append("delete_admin", name, changes);
         });
     }
 
@@ -178,19 +203,30 @@ public final class Administrators {
         }
         AdministratorRow admin = find(name);
         String secret = KeyHasher.newSecret(Credentials.ADMIN_TOKEN_PREFIX);
-        long id = tokens.insert(new AdminTokenRow(0, admin.id(), KeyHasher.hashHex(secret),
-                secret.substring(0, TOKEN_PREFIX_LENGTH), label, expiry, clock.millis(), null));
-        return new Issued(tokens.findById(id).orElseThrow(), secret);
+        return audit.inTransaction(() -> {
+            long id = tokens.insert(new AdminTokenRow(0, admin.id(), KeyHasher.hashHex(secret),
+                    secret.substring(0, TOKEN_PREFIX_LENGTH), label, expiry, clock.millis(), null));
+            Map<String, Object> changes = new java.util.TreeMap<>();
+            changes.put("token", "tok_" + id);
+            changes.put("label", label);
+            changes.put("expires_at", expiry);
+            audit.append("issue_admin_token", name, changes);
+            return new Issued(tokens.findById(id).orElseThrow(), secret);
+        });
     }
 
     /** Revokes one of the administrator's tokens: it fails on its next request, on every instance. */
     public void revoke(String name, String tokenId) {
         var m = TOKEN_ID.matcher(tokenId);
         Optional<AdministratorRow> admin = admins.findByName(name);
-        if (!m.matches() || admin.isEmpty() || tokens.delete(admin.get().id(), Long.parseLong(m.group(1))) != 1) {
-            throw ApiException.notFound("token_not_found", "Administrator '" + name + "' has no token '" + tokenId
-                    + "'");
-        }
+        audit.inTransaction(() -> {
+            if (!m.matches() || admin.isEmpty()
+                    || tokens.delete(admin.get().id(), Long.parseLong(m.group(1))) != 1) {
+                throw ApiException.notFound("token_not_found", "Administrator '" + name + "' has no token '"
+                        + tokenId + "'");
+            }
+            audit.append("revoke_admin_token", name, Map.of("token", tokenId));
+        });
     }
 
     /** A token's id in the API: {@code tok_} and its number. */

@@ -34,6 +34,12 @@ public final class ClientAddress {
         return address;
     }
 
+    /** Whether {@code peer} (the TCP peer's address) is a trusted proxy, whose forwarded headers are believed. */
+    public boolean trustedProxy(String peer) {
+        byte[] address = IpRange.literal(peer);
+        return address != null && !trustedProxies.isEmpty() && trusted(address);
+    }
+
     private boolean trusted(byte[] address) {
         for (IpRange r : trustedProxies) {
             if (r.contains(address)) {

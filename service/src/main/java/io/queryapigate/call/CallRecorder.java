@@ -1,5 +1,7 @@
 package io.queryapigate.call;
 
+import io.queryapigate.tracing.Tracing;
+
 import com.codahale.metrics.Histogram;
 import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
 import com.codahale.metrics.Meter;
@@ -33,11 +35,18 @@ public final class CallRecorder {
     private final MetricRegistry metrics;
     private final Histogram rowsOut;
     private final Clock clock;
+    private final Tracing tracing;
     private final AtomicReferenceArray<Meter> byStatus = new AtomicReferenceArray<>(600);
     private final ConcurrentMap<String, Timer> byConnection = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Timer> byQuery = new ConcurrentHashMap<>();
 
     public CallRecorder(EventLog events, MetricRegistry metrics, Clock clock) {
+        this(events, metrics, clock, Tracing.OFF);
+    }
+
+    /** With each event's trace id when {@code tracing} is on. */
+    public CallRecorder(EventLog events, MetricRegistry metrics, Clock clock, Tracing tracing) {
+        this.tracing = tracing;
         this.events = events;
         this.metrics = metrics;
         this.rowsOut = metrics.histogram("calls.rows");
@@ -134,7 +143,8 @@ public final class CallRecorder {
                 rowsOut.update(rows);
             }
             events.record(new EventRow(clock.millis(), requestId, caller.keyId(), queryId, version, sqlHash,
-                    connection, status, rows, nanos / 1_000, bytes, errorCode, caller.identity().role()));
+                    connection, status, rows, nanos / 1_000, bytes, errorCode, caller.identity().role(),
+                    tracing.currentTraceId()));
         }
     }
 

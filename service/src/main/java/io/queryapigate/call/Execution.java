@@ -1,11 +1,16 @@
 package io.queryapigate.call;
 
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.queryapigate.errors.DialectErrors;
+import io.queryapigate.tracing.Tracing;
 import com.codahale.metrics.Counter;
 import com.codahale.metrics.MetricRegistry;
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
+import io.queryapigate.dialect.spi.RowSink;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.guard.Guarding;
 import io.queryapigate.guard.Masking;
@@ -31,13 +36,18 @@ import java.util.Map;
  * row cap and the stream ceiling.
  */
 final class Execution {
+    private static final AttributeKey<String> DB_SYSTEM = AttributeKey.stringKey("db.system.name");
+    private static final AttributeKey<String> DB_OPERATION = AttributeKey.stringKey("db.operation.name");
+    private static final AttributeKey<Long> DB_ROWS = AttributeKey.longKey("db.response.returned_rows");
     private static final byte[] NO_RESULTS = "{\"message\":\"No results returned\"}".getBytes(StandardCharsets.UTF_8);
     private final Masking masking;
     private final CallLimits limits;
     private final Quotas quotas;
     private final Counter streamsTruncated;
+    private final Tracing tracing;
 
-    Execution(Masking masking, CallLimits limits, Quotas quotas, MetricRegistry metrics) {
+    Execution(Masking masking, CallLimits limits, Quotas quotas, MetricRegistry metrics, Tracing tracing) {
+        this.tracing = tracing;
         this.masking = masking;
         this.limits = limits;
         this.quotas = quotas;
@@ -68,7 +78,7 @@ final class Execution {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream(4096);
         RowWriter writer = out.format().newWriter(buffer, limits.writerOptions());
         SinkChain sink = SinkChain.of(writer, masking, s.mask(), paged);
-        QueryStats stats = s.connection().dialect().execute(new QueryRequest(sql, s.parameters(), mode, s.timeout(),
+        QueryStats stats = database(s, mode, new QueryRequest(sql, s.parameters(), mode, s.timeout(),
                 paged == null ? rowCap(limits.maxRows(), request) : limits.maxRows(), false, request.requestId(),
                 schema), sink);
         if (mode == AccessMode.WRITE && !sink.resultSet()
@@ -77,7 +87,12 @@ final class Execution {
             return new CallResult(("{\"rows_affected\":" + count + "}").getBytes(StandardCharsets.UTF_8), 0, false,
                     s.connection().name());
         }
-        writer.finish();
+        Span render = tracing.start("render", out.format().name().toLowerCase(Locale.ROOT));
+        try {
+            writer.finish();
+        } finally {
+            render.end();
+        }
         PageSink pager = sink.pager();
         Map<String, String> headers = pager != null ? pager.headers()
                 : stats.truncated() ? Map.of("X-Truncated", "true") : Map.of();
@@ -90,6 +105,33 @@ final class Execution {
         return new CallResult(buffer.toByteArray(), rows, paged == null && stats.truncated(), s.connection().name(),
                 null, null, 0, out.format().contentType(), out.format().contentDisposition(out.baseName(), false),
                 headers, null);
+    }
+
+    /**
+     * The database call, in a client span named by the access mode and the connection ({@code READ demo}): the
+     * dialect, the rows returned; never the statement. The rows are rendered as they arrive, within this span.
+     */
+    private QueryStats database(CheckedStatement s, AccessMode mode, QueryRequest query, RowSink sink) {
+        Span span = tracing.startClient(mode.name(), s.connection().name());
+        if (span.isRecording()) {
+            span.setAttribute(DB_SYSTEM, s.connection().dialectName());
+            span.setAttribute(DB_OPERATION, mode.name());
+        }
+        try {
+            QueryStats stats = s.connection().dialect().execute(query, sink);
+            if (span.isRecording()) {
+                span.setAttribute(DB_ROWS, stats.rows());
+            }
+            return stats;
+        } catch (DialectException e) {
+            Tracing.failed(span, DialectErrors.of(e.error()).code());
+            throw e;
+        } catch (RuntimeException e) {
+            Tracing.failed(span, e instanceof ApiException refusal ? refusal.code() : e.getClass().getSimpleName());
+            throw e;
+        } finally {
+            span.end();
+        }
     }
 
     /** The server's row cap, or the key's {@code max_rows} when lower ({@code 0}: no cap). */
@@ -109,7 +151,7 @@ final class Execution {
             RowWriter writer = out.format().newWriter(counted, limits.writerOptions());
             RowWriter top = ceiling > 0 ? CeilingRowWriter.capped(writer, ceiling) : writer;
             try {
-                QueryStats stats = s.connection().dialect().execute(query, SinkChain.streamed(top, masking,
+                QueryStats stats = database(s, AccessMode.READ, query, SinkChain.streamed(top, masking,
                         s.mask()));
                 top.finish();
                 if (top instanceof CeilingRowWriter capped && capped.truncated()) {

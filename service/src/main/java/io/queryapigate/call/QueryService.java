@@ -1,5 +1,11 @@
 package io.queryapigate.call;
 
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
+import io.queryapigate.errors.DialectErrors;
+import io.queryapigate.errors.SecretUnavailableMapper;
+import io.queryapigate.tracing.Tracing;
 import com.codahale.metrics.MetricRegistry;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.cache.ResponseCache;
@@ -32,6 +38,12 @@ import java.util.Optional;
  * shrinks its pages and caps its rows, {@code query_timeout} lowers its time limit.
  */
 public final class QueryService {
+    private static final AttributeKey<String> QUERY = AttributeKey.stringKey("queryapigate.query");
+    private static final AttributeKey<Long> VERSION = AttributeKey.longKey("queryapigate.version");
+    private static final AttributeKey<String> CONNECTION = AttributeKey.stringKey("queryapigate.connection");
+    private static final AttributeKey<String> DIALECT = AttributeKey.stringKey("db.system.name");
+    private static final AttributeKey<Long> ROWS = AttributeKey.longKey("queryapigate.rows");
+    private static final AttributeKey<String> CACHE = AttributeKey.stringKey("queryapigate.cache");
     private final SavedQueryResolver resolver;
     private final CallAuthorizer authorizer;
     private final Guarding guarding;
@@ -43,10 +55,20 @@ public final class QueryService {
     private final Quotas quotas;
     private final Concurrency concurrency;
     private final long maxSqlLength;
+    private final Tracing tracing;
 
     public QueryService(SavedQueryResolver resolver, CallAuthorizer authorizer, Guarding guarding, Masking masking,
             ResponseCache responses, ConnectionRegistry connections, CallRecorder recorder, CallLimits limits,
             Quotas quotas, Concurrency concurrency, MetricRegistry metrics, Clock clock) {
+        this(resolver, authorizer, guarding, masking, responses, connections, recorder, limits, quotas, concurrency,
+                metrics, clock, Tracing.OFF);
+    }
+
+    /** With spans for the call, the guard, the database call and the rendering when {@code tracing} is on. */
+    public QueryService(SavedQueryResolver resolver, CallAuthorizer authorizer, Guarding guarding, Masking masking,
+            ResponseCache responses, ConnectionRegistry connections, CallRecorder recorder, CallLimits limits,
+            Quotas quotas, Concurrency concurrency, MetricRegistry metrics, Clock clock, Tracing tracing) {
+        this.tracing = tracing;
         this.resolver = resolver;
         this.authorizer = authorizer;
         this.guarding = guarding;
@@ -54,13 +76,23 @@ public final class QueryService {
         this.connections = connections;
         this.recorder = recorder;
         this.cache = new CachedAnswers(responses, clock, metrics);
-        this.execution = new Execution(masking, limits, quotas, metrics);
+        this.execution = new Execution(masking, limits, quotas, metrics, tracing);
         this.quotas = quotas;
         this.concurrency = concurrency;
         this.maxSqlLength = limits.maxSqlLength();
     }
 
     public CallResult run(CallRequest request) {
+        // named once the saved query is found, never by the name the caller sent
+        Span span = tracing.start(request.isSavedQuery() ? "query" : "execute_sql");
+        try (Scope ignored = tracing.enter(span)) {
+            return run(request, span);
+        } finally {
+            span.end();
+        }
+    }
+
+    private CallResult run(CallRequest request, Span span) {
         request = smallerPage(request);
         CallRecorder.Call call = recorder.start(request);
         CheckedStatement statement = null;
@@ -77,19 +109,28 @@ public final class QueryService {
                     return result; // a stream records its own end, after the response began
                 }
                 result = cache.store(statement, result);
+            } else if (span.isRecording()) {
+                span.setAttribute(CACHE, "hit");
+            }
+            if (span.isRecording()) {
+                span.setAttribute(ROWS, result.rows());
             }
             call.succeeded(result.rows(), result.body().length);
             quotas.count(request.caller(), 1, result.rows());
             return result;
         } catch (ApiException e) {
             call.failed(e);
+            Tracing.failed(span, e.code());
             throw e;
         } catch (DialectException e) {
             RuntimeException failed = FailureDisclosure.toCaller(request, e);
             call.failed(failed);
+            Tracing.failed(span, failed instanceof ApiException refusal ? refusal.code()
+                    : DialectErrors.of(e.error()).code());
             throw failed;
         } catch (SecretUnavailableException e) { // the connection's secret cannot be resolved: 503, recorded
             call.failed(e);
+            Tracing.failed(span, SecretUnavailableMapper.CODE);
             throw e;
         } finally {
             if (statement != null && !streaming) {
@@ -144,6 +185,12 @@ public final class QueryService {
         authorizer.mayLookUp(caller, name);
         SavedQueryResolver.Resolved q = resolver.resolve(caller, name, request.version());
         call.query(q.query().id(), q.version().version());
+        Span span = tracing.on() ? Span.current() : Span.getInvalid();
+        if (span.isRecording()) {
+            span.updateName("query " + name);
+            span.setAttribute(QUERY, name);
+            span.setAttribute(VERSION, q.version().version());
+        }
         String own = q.version().connectionName();
         call.connection(own);
         String connectionName = authorizer.savedQueryConnection(caller, name, own, request.connection());
@@ -151,7 +198,11 @@ public final class QueryService {
         Connection connection = connectionName.equals(own) ? q.connection() : connection(caller, connectionName);
         GuardResult verdict = q.guard();
         if (Guarding.restricted(caller) || !verdict.isRead() || !connectionName.equals(own)) {
-            verdict = guarding.check(caller, connection, q.sql().jdbcSql());
+            verdict = guard(caller, connection, q.sql().jdbcSql());
+        }
+        if (span.isRecording()) {
+            span.setAttribute(CONNECTION, connectionName);
+            span.setAttribute(DIALECT, connection.dialectName());
         }
         Map<String, Object> values = q.rules().resolve(request.textParams(), request.jsonParams(), claims(caller));
         List<Parameter> parameters = q.rules().bind(q.sql().markers(), values);
@@ -186,11 +237,28 @@ public final class QueryService {
         Connection connection = connection(caller, connectionName);
         SqlText text = SqlText.parse(request.sql(), connection.lexicalRules());
         SqlShape.checkShape(text, maxSqlLength);
-        GuardResult verdict = guarding.check(caller, connection, text.jdbcSql());
+        GuardResult verdict = guard(caller, connection, text.jdbcSql());
+        if (tracing.on() && Span.current().isRecording()) {
+            Span.current().setAttribute(CONNECTION, connectionName);
+            Span.current().setAttribute(DIALECT, connection.dialectName());
+        }
         List<Parameter> parameters = ParamRules.bindAdHoc(text.markers(), request.jsonParams());
         Duration timeout = Timeouts.effective(Timeouts.forCaller(connection.timeout(), caller), request.timeout());
         return new CheckedStatement(connection, text.jdbcSql(), parameters, verdict, timeout,
                 maskPlan(caller, connection, verdict), null, 0, null);
+    }
+
+    /** The guard's check for this caller, in its own span. */
+    private GuardResult guard(Caller caller, Connection connection, String sql) {
+        Span span = tracing.start("guard");
+        try {
+            return guarding.check(caller, connection, sql);
+        } catch (ApiException e) {
+            Tracing.failed(span, e.code());
+            throw e;
+        } finally {
+            span.end();
+        }
     }
 
     private Masking.Plan maskPlan(Caller caller, Connection connection, GuardResult verdict) {

@@ -4,6 +4,8 @@ import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.queryapigate.GatewayConfiguration;
+import io.queryapigate.audit.Acting;
+import io.queryapigate.audit.Actor;
 import io.queryapigate.admins.Administrators;
 import io.queryapigate.http.ServerTime;
 import io.queryapigate.store.AdministratorRow;
@@ -78,13 +80,21 @@ public final class AdminsCommand extends ConfiguredCommand<GatewayConfiguration>
         Store.migrate(url, config.getStore().getUser(), config.getStore().getPassword());
         Store store = Store.connect(url, config.getStore().getUser(), config.getStore().getPassword());
         Clock clock = Clock.systemUTC();
-        Administrators admins = new Administrators(store.jdbi(), config.getAuth().getAdminKey() != null, clock);
+        Administrators admins = new Administrators(store.jdbi(), config.getAuth().getAdminKey() != null, clock,
+                config.getAudit().build(store, System.getenv(), clock));
         String action = ns.getString("action");
         String name = ns.getString("name");
         if (!action.equals("list") && name == null) {
             throw new IllegalArgumentException(action + " needs the administrator's name: admins " + action
                     + " NAME" + (action.equals("create") ? " --role ROLE" : "") + " CONFIG");
         }
+        Acting.as(Actor.cli("admins " + action), () -> {
+            act(ns, admins, action, name, clock);
+            return null;
+        });
+    }
+
+    private void act(Namespace ns, Administrators admins, String action, String name, Clock clock) {
         switch (action) {
             case "create" -> {
                 if (ns.getString("role") == null) {

@@ -6,6 +6,9 @@ import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.queryapigate.GatewayConfiguration;
+import io.queryapigate.audit.Acting;
+import io.queryapigate.audit.Actor;
+import io.queryapigate.audit.AuditLog;
 import io.queryapigate.configcode.ConfigCode;
 import io.queryapigate.configcode.ConfigDirectory;
 import io.queryapigate.configcode.Plan;
@@ -89,13 +92,22 @@ public final class ConfigCommand extends ConfiguredCommand<GatewayConfiguration>
                 config.getLimits().queryTimeoutValue(), config.getLimits().getMaxRows(), home);
         Map<String, String> variables = System.getenv();
         Clock clock = Clock.systemUTC();
+        AuditLog audit = config.getAudit().build(store, variables, clock);
         try (SecretReferences secrets = config.getSecrets().build(variables, clock)) {
             Connections stored = new Connections(store, connections, dialects,
                     SecretBox.of(variables.get(SecretBox.VARIABLE)), secrets,
                     bootstrap.getValidatorFactory().getValidator(), bootstrap.getObjectMapper(), clock,
-                    Duration.ofSeconds(1));
+                    Duration.ofSeconds(1), audit);
             stored.live().sync(); // the stored connections, so that queries on them are checked as the server does
-            run(ns, configCode(config, store, connections, stored, bootstrap.getObjectMapper()), out);
+            ConfigCode code = configCode(config, store, connections, stored, bootstrap.getObjectMapper(), audit);
+            Acting.as(Actor.cli("config " + ns.getString("action")), () -> {
+                try {
+                    run(ns, code, out);
+                } catch (Exception e) {
+                    throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+                }
+                return null;
+            });
         } finally {
             connections.stop();
         }
@@ -144,7 +156,7 @@ public final class ConfigCommand extends ConfiguredCommand<GatewayConfiguration>
 
     /** The services an apply goes through, as the server builds them, on this command's own store connection. */
     private static ConfigCode configCode(GatewayConfiguration config, Store store, ConnectionRegistry connections,
-            Connections stored, ObjectMapper mapper) {
+            Connections stored, ObjectMapper mapper, AuditLog audit) {
         Clock clock = Clock.systemUTC();
         MetricRegistry metrics = new MetricRegistry();
         long maxSql = config.getLimits().getMaxSqlLength().toBytes();
@@ -155,14 +167,14 @@ public final class ConfigCommand extends ConfiguredCommand<GatewayConfiguration>
         EventLog events = new EventLog(store.jdbi(), 1, Duration.ofSeconds(1), config.getEvents().getHistoryPerVersion(),
                 Duration.ofHours(config.getEvents().getRetentionHours()), clock, metrics);
         SavedQueries queries = new SavedQueries(store, cache, new Definitions(guarding, connections, maxSql), events,
-                mapper, clock, managed);
+                mapper, clock, managed, audit);
         Quotas quotas = new Quotas(store.usage(), clock, ZoneId.systemDefault(), null, "", 0, metrics);
-        ApiKeys keys = new ApiKeys(store.keys(), store.roles(), cache, quotas, mapper, clock, managed);
+        ApiKeys keys = new ApiKeys(store.keys(), store.roles(), cache, quotas, mapper, clock, managed, audit);
         String maskingKey = config.getSecurity().getMaskingKey();
-        Roles roles = new Roles(store.roles(), cache, managed, mapper, clock);
-        return new ConfigCode(store, queries, keys, roles, managed, new Descriptions(store, connections, clock),
-                connections,
-                stored, cache, maskingKey != null && !maskingKey.isBlank(), mapper, clock);
+        Roles roles = new Roles(store.roles(), cache, managed, mapper, clock, audit);
+        return new ConfigCode(store, queries, keys, roles, managed, new Descriptions(store, connections, clock,
+                audit), connections, stored, cache, maskingKey != null && !maskingKey.isBlank(), mapper, clock,
+                audit);
     }
 
     /** A directory with problems, or a refused apply, says so without a stack trace. */

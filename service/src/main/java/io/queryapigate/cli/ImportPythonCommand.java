@@ -4,6 +4,8 @@ import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.queryapigate.GatewayConfiguration;
+import io.queryapigate.audit.Acting;
+import io.queryapigate.audit.Actor;
 import io.queryapigate.auth.KeyHasher;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.dialect.DialectRegistry;
@@ -89,11 +91,12 @@ public final class ImportPythonCommand extends ConfiguredCommand<GatewayConfigur
                 Guarding guarding = new Guarding(new SqlGuard((int) Math.min(Integer.MAX_VALUE, maxSql),
                         SqlGuard.DEFAULT_PARSE_TIMEOUT), config.getSecurity().isAllowWrites());
                 String maskingKey = config.getSecurity().getMaskingKey();
-                new PythonImporter(target.store(), new Definitions(guarding, connections, maxSql),
-                        bootstrap.getObjectMapper(), Clock.systemUTC(), config.getAuth().getAdminKey() == null ? null
-                                : KeyHasher.hashHex(config.getAuth().getAdminKey()),
-                        maskingKey != null && !maskingKey.isBlank(), config.getEvents().getHistoryPerVersion())
-                        .run(options, System.out);
+                PythonImporter importer = new PythonImporter(target.store(), new Definitions(guarding, connections,
+                        maxSql), bootstrap.getObjectMapper(), Clock.systemUTC(), config.getAuth().getAdminKey() == null
+                                ? null : KeyHasher.hashHex(config.getAuth().getAdminKey()),
+                        maskingKey != null && !maskingKey.isBlank(), config.getEvents().getHistoryPerVersion(),
+                        config.getAudit().build(target.store(), System.getenv(), Clock.systemUTC()));
+                Acting.as(Actor.cli("import-python"), () -> importer.run(options, System.out));
             } finally {
                 connections.stop();
             }

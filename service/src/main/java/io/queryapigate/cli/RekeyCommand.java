@@ -4,6 +4,8 @@ import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.queryapigate.GatewayConfiguration;
+import io.queryapigate.audit.Acting;
+import io.queryapigate.audit.Actor;
 import io.queryapigate.secrets.Rekey;
 import io.queryapigate.secrets.SecretBox;
 import io.queryapigate.store.Store;
@@ -45,8 +47,11 @@ public final class RekeyCommand extends ConfiguredCommand<GatewayConfiguration> 
         String url = Store.resolveUrl(config.getStore().getUrl(), Path.of(config.getHome()));
         Store.migrate(url, config.getStore().getUser(), config.getStore().getPassword());
         Store store = Store.connect(url, config.getStore().getUser(), config.getStore().getPassword());
-        Rekey rekey = new Rekey(store.jdbi(), SecretBox.of(System.getenv(SecretBox.VARIABLE)));
-        out.println(run(rekey, namespace.getBoolean("dryRun"), namespace.getBoolean("forget")));
+        Rekey rekey = new Rekey(store.jdbi(), SecretBox.of(System.getenv(SecretBox.VARIABLE)),
+                (action, changes) -> config.getAudit().build(store, System.getenv(), java.time.Clock.systemUTC())
+                        .append(action, "secret_key", changes));
+        out.println(Acting.as(Actor.cli("rekey"), () -> run(rekey, namespace.getBoolean("dryRun"),
+                namespace.getBoolean("forget"))));
         int undecryptable = rekey.report().undecryptable().size();
         if (undecryptable > 0) { // what a script running it must not take for success
             throw new IllegalStateException(undecryptable + " password(s) no listed key decrypts");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MaxDuration;
 import io.dropwizard.validation.MinDuration;
+import io.queryapigate.audit.AuditLog;
 import io.queryapigate.auth.AdminRole;
 import io.queryapigate.secrets.SecretResolver;
 import io.queryapigate.secrets.SecretUnavailableException;
@@ -74,11 +75,11 @@ public class SsoConfig {
      *
      * @throws IllegalArgumentException naming the key of a value that cannot work
      */
-    public ConsoleSignIn build(Jdbi jdbi, SecretResolver secrets, ObjectMapper mapper, Clock clock) {
+    public ConsoleSignIn build(Jdbi jdbi, SecretResolver secrets, ObjectMapper mapper, Clock clock, AuditLog audit) {
         SsoSettings settings = settings(secrets);
         HttpClient http = HttpClient.newBuilder().connectTimeout(java.time.Duration.ofSeconds(5)).build();
         return new ConsoleSignIn(settings, new OidcProvider(settings.issuer(), http, mapper, clock),
-                new ConsoleSessions(jdbi, settings.sessionTtl(), clock), jdbi, secrets, http, mapper, clock);
+                new ConsoleSessions(jdbi, settings.sessionTtl(), clock), jdbi, secrets, http, mapper, clock, audit);
     }
 
     /**

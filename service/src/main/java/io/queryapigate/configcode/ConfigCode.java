@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.queryapigate.audit.AuditLog;
 import io.queryapigate.connections.Connections;
 import io.queryapigate.descriptions.Descriptions;
 import io.queryapigate.dialect.ConnectionRegistry;
@@ -115,9 +116,12 @@ public final class ConfigCode {
      * @param stored the connections managed through the API, which a directory may declare
      * @param hashMasking whether the server has a masking key (hash mask rules)
      */
+    private final AuditLog audit;
+
     public ConfigCode(Store store, SavedQueries queries, ApiKeys keys, Roles roles, ManagedObjects managed,
             Descriptions descriptions, ConnectionRegistry connections, Connections stored, MetadataCache cache,
-            boolean hashMasking, ObjectMapper mapper, Clock clock) {
+            boolean hashMasking, ObjectMapper mapper, Clock clock, AuditLog audit) {
+        this.audit = audit;
         this.store = store;
         this.queries = queries;
         this.keys = keys;
@@ -313,12 +317,17 @@ public final class ConfigCode {
                 if (plan.changes().isEmpty() && !newlyOwned) {
                     return new Applied(plan, false, declared.sha256());
                 }
-                for (Plan.Change change : plan.changes()) {
-                    current[0] = change.file() == null ? change.kind() + "[" + change.name() + "]" : change.file();
-                    execute(change, declared, actor, afterCommit);
-                }
+                AuditLog.summarized(() -> {
+                    for (Plan.Change change : plan.changes()) {
+                        current[0] = change.file() == null ? change.kind() + "[" + change.name() + "]"
+                                : change.file();
+                        execute(change, declared, actor, afterCommit);
+                    }
+                    return null;
+                });
                 current[0] = null;
                 record(declared, plan, actor);
+                audit.append("config_applied", declared.sha256().substring(0, 12), applied(declared, plan, prune));
                 return new Applied(plan, true, declared.sha256());
             }));
         } catch (ApiException e) {
@@ -939,6 +948,26 @@ public final class ConfigCode {
     }
 
     /** Records what the directory owns now: every declared object, at its file; deleted ones are forgotten. */
+    /** What an apply's audit entry records: each change's kind, name, action, file and the fields it changed. */
+    private static Map<String, Object> applied(Declared declared, Plan plan, boolean prune) {
+        List<Map<String, Object>> changes = new ArrayList<>();
+        for (Plan.Change c : plan.changes()) {
+            Map<String, Object> change = new java.util.TreeMap<>();
+            change.put("kind", c.kind());
+            change.put("name", c.name());
+            change.put("action", c.action());
+            change.put("file", c.file());
+            change.put("fields", c.fields() == null ? List.of() : List.copyOf(new java.util.TreeSet<>(
+                    c.fields().keySet())));
+            changes.add(change);
+        }
+        Map<String, Object> entry = new java.util.TreeMap<>();
+        entry.put("sha256", declared.sha256());
+        entry.put("prune", prune);
+        entry.put("changes", changes);
+        return entry;
+    }
+
     private void record(Declared declared, Plan plan, String actor) {
         long now = clock.millis();
         var dao = store.managed();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.audit.AuditLog;
 import io.queryapigate.config.ConnectionConfig;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.dialect.ConnectionRegistry.Connection;
@@ -68,10 +69,13 @@ public final class Connections {
     private final Validator validator;
     private final ObjectMapper mapper;
     private final Clock clock;
+    private final AuditLog audit;
     private volatile Consumer<String> purged = name -> {};
 
     public Connections(Store store, ConnectionRegistry registry, DialectRegistry dialects, SecretBox box,
-            SecretResolver secrets, Validator validator, ObjectMapper mapper, Clock clock, Duration checkInterval) {
+            SecretResolver secrets, Validator validator, ObjectMapper mapper, Clock clock, Duration checkInterval,
+            AuditLog audit) {
+        this.audit = audit;
         this.store = store;
         this.dao = store.connections();
         this.managed = new ManagedObjects(store.managed());
@@ -148,6 +152,7 @@ public final class Connections {
                     existing.ifPresent(old -> tx.purge(old.id())); // a deleted one's name is taken again
                     tx.insert(row);
                     tx.bumpVersion();
+                    audit.append("create_connection", name, audited(row));
                     return existing.isPresent();
                 });
                 if (replacedDeleted) {
@@ -188,6 +193,10 @@ public final class Connections {
                         int n = tx.update(write, read.updatedAt());
                         if (n == 1) {
                             tx.bumpVersion();
+                            Map<String, Object> changes = AuditLog.diff(audited(read), audited(write));
+                            if (!changes.isEmpty()) {
+                                audit.append("update_connection", name, changes);
+                            }
                         }
                         return n;
                     });
@@ -238,6 +247,10 @@ public final class Connections {
                 int n = tx.update(deleted, read.updatedAt());
                 if (n == 1) {
                     tx.bumpVersion();
+                    Map<String, Object> changes = audited(read);
+                    changes.put("deleted_reason", reason.strip());
+                    changes.put("force", force);
+                    audit.append("delete_connection", name, changes);
                 }
                 return n;
             });
@@ -247,6 +260,34 @@ public final class Connections {
             }
             live.sync();
         }
+    }
+
+    /**
+     * A connection as its audit entries record it: a password only as set (its sealed value is turned into {@code
+     * {"changed": true}} by the log), credentials in the URL and the values of properties named like secrets masked.
+     */
+    private Map<String, Object> audited(ConnectionRow row) {
+        Map<String, Object> state = new java.util.TreeMap<>();
+        state.put("dialect", row.dialect());
+        state.put("url", row.url() == null ? null : row.url().replaceAll("//[^@/]*@", "//***@"));
+        state.put("username", row.username());
+        state.put("password", row.passwordSealed());
+        state.put("password_ref", row.passwordRef());
+        state.put("pool_size", row.poolSize());
+        state.put("query_timeout_ms", row.queryTimeoutMs());
+        state.put("allowed_functions", row.allowedFunctions());
+        state.put("description", row.description());
+        Map<String, Object> properties = new java.util.TreeMap<>();
+        try {
+            mapper.readTree(row.properties() == null ? "{}" : row.properties()).properties().forEach(p ->
+                    properties.put(p.getKey(), p.getKey().toLowerCase(java.util.Locale.ROOT)
+                            .matches(".*(pass|secret|token|key|credential).*") ? AuditLog.CHANGED
+                            : p.getValue().asText()));
+        } catch (java.io.IOException e) {
+            properties.put("-", "unreadable");
+        }
+        state.put("properties", properties);
+        return state;
     }
 
     /** Deleted connections, newest first. */
@@ -289,6 +330,7 @@ public final class Connections {
                     int n = tx.update(next, read.updatedAt());
                     if (n == 1) {
                         tx.bumpVersion();
+                        audit.append("restore_connection", name, audited(next));
                     }
                     return n;
                 });

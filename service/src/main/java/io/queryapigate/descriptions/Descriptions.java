@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.audit.AuditLog;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.dialect.ConnectionRegistry.Connection;
 import io.queryapigate.dialect.spi.SchemaColumn;
@@ -78,7 +79,10 @@ public final class Descriptions {
     private final Clock clock;
     private final ManagedObjects managed;
 
-    public Descriptions(Store store, ConnectionRegistry connections, Clock clock) {
+    private final AuditLog audit;
+
+    public Descriptions(Store store, ConnectionRegistry connections, Clock clock, AuditLog audit) {
+        this.audit = audit;
         this.jdbi = store.jdbi();
         this.managed = new ManagedObjects(store.managed());
         this.connections = connections;
@@ -167,8 +171,18 @@ public final class Descriptions {
                 existing.put(List.of(r.schemaName(), r.tableName(), r.columnName()), r);
             }
             int changed = 0;
+            Map<String, Object> audited = new java.util.TreeMap<>();
             for (Item i : items) {
                 DescriptionRow before = existing.get(List.of(i.schema(), i.table(), i.column()));
+                String label = (blank(i.schema()) ? "" : i.schema() + ".") + (blank(i.table()) ? "(connection)"
+                        : i.table()) + (blank(i.column()) ? "" : "." + i.column());
+                String was = before == null ? null : before.description();
+                if (!java.util.Objects.equals(was, i.text())) {
+                    Map<String, Object> change = new java.util.LinkedHashMap<>();
+                    change.put("from", was);
+                    change.put("to", i.text());
+                    audited.put(label, change);
+                }
                 DescriptionRow row = new DescriptionRow(connection, i.schema(), i.table(), i.column(), i.text(),
                         source.word(), now, actor);
                 if (before != null && !overwrite && before.source().equals(Source.WRITTEN.word())) {
@@ -182,6 +196,15 @@ public final class Descriptions {
                 } else if (!before.description().equals(i.text()) || !before.source().equals(source.word())) {
                     changed += dao.update(row);
                 }
+            }
+            if (changed > 0) {
+                Map<String, Object> changes = new java.util.TreeMap<>();
+                changes.put("descriptions", audited);
+                if (source == Source.DATABASE) {
+                    changes.put("overwrite", overwrite);
+                }
+                audit.append(source == Source.DATABASE ? "import_descriptions" : "update_descriptions", connection,
+                        changes);
             }
             return changed;
         });
@@ -380,5 +403,9 @@ public final class Descriptions {
 
     private static ApiException invalid(String message) {
         return new ApiException(400, "invalid_body", message);
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isEmpty();
     }
 }

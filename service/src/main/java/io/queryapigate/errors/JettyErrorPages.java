@@ -22,8 +22,11 @@ import org.eclipse.jetty.util.Callback;
  */
 public final class JettyErrorPages extends ErrorHandler {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private final SecurityHeaders security;
 
-    public JettyErrorPages() {
+    /** @param security the headers every answer gets (HSTS when the request came over HTTPS) */
+    public JettyErrorPages(SecurityHeaders security) {
+        this.security = security;
         setCacheControl("no-store");
         setShowStacks(false);
         setShowCauses(false);
@@ -46,6 +49,7 @@ public final class JettyErrorPages extends ErrorHandler {
         headers.put("X-Content-Type-Options", "nosniff");
         headers.put("Content-Security-Policy", SecurityHeaders.API_CSP);
         headers.put("Referrer-Policy", "no-referrer");
+        security.apply(request, headers);
         headers.put(HttpHeader.CONTENT_TYPE, "application/json");
         String text = code >= 500 || message == null || message.isBlank() ? HttpStatus.getMessage(code) : message;
         byte[] body = JSON.writeValueAsBytes(new ErrorBody(text, ErrorResponses.defaultCode(code), id, null));

@@ -3,6 +3,7 @@ package io.queryapigate.examples;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.audit.AuditLog;
 import io.queryapigate.auth.Grants;
 import io.queryapigate.keys.ApiKeys;
 import io.queryapigate.config.ConnectionConfig;
@@ -54,9 +55,11 @@ public final class Examples {
     private final ObjectMapper mapper;
     private final Clock clock;
     private final Path home;
+    private final AuditLog audit;
 
     public Examples(Store store, SavedQueries saved, ApiKeys keys, ConnectionRegistry connections,
-            MetadataCache cache, ObjectMapper mapper, Clock clock, Path home) {
+            MetadataCache cache, ObjectMapper mapper, Clock clock, Path home, AuditLog audit) {
+        this.audit = audit;
         this.store = store;
         this.saved = saved;
         this.keys = keys;
@@ -103,7 +106,16 @@ public final class Examples {
      * Installs what is missing (idempotent: completes an interrupted load, adds no versions). Returns what was added
      * with the new keys' secrets, shown this once.
      */
+    @SuppressWarnings("unchecked")
     public synchronized ObjectNode load() {
+        return audit.inTransaction(() -> {
+            ObjectNode out = AuditLog.summarized(this::loaded);
+            audit.append("load_examples", "examples", mapper.convertValue(out.get("added"), Map.class));
+            return out;
+        });
+    }
+
+    private ObjectNode loaded() {
         List<String> conflicts = conflicts();
         if (!conflicts.isEmpty()) {
             throw new ApiException(409, "examples_conflict", "Nothing loaded - these already exist and are not"
@@ -155,7 +167,16 @@ public final class Examples {
      * Removes exactly what is marked as an example: its queries, keys, connection and database. Reports the other
      * keys granted an example query, whose grant now names nothing.
      */
+    @SuppressWarnings("unchecked")
     public synchronized ObjectNode unload() {
+        return audit.inTransaction(() -> {
+            ObjectNode out = AuditLog.summarized(this::unloaded);
+            audit.append("unload_examples", "examples", mapper.convertValue(out.get("removed"), Map.class));
+            return out;
+        });
+    }
+
+    private ObjectNode unloaded() {
         ObjectNode out = mapper.createObjectNode();
         ObjectNode removed = out.putObject("removed");
         boolean connection = examples().names(ExampleDao.CONNECTION).contains(ExampleApis.CONNECTION);

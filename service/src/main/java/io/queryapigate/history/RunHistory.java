@@ -3,6 +3,7 @@ package io.queryapigate.history;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.audit.AuditLog;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.events.EventLog;
@@ -38,11 +39,13 @@ public final class RunHistory {
     private static final int MAX_PAGE = 1000;
 
     private final Store store;
+    private final AuditLog audit;
     private final EventLog events;
     private final Quotas quotas;
     private final People people;
 
-    public RunHistory(Store store, EventLog events, Quotas quotas) {
+    public RunHistory(Store store, EventLog events, Quotas quotas, AuditLog audit) {
+        this.audit = audit;
         this.store = store;
         this.events = events;
         this.quotas = quotas;
@@ -117,26 +120,36 @@ public final class RunHistory {
         }
         Long keyId = keyId(caller.strip());
         events.flushAll();
-        long runs = 0;
-        long calls = 0;
-        int periods = 0;
-        if (keyId != null) {
-            HistoryDao dao = store.history();
-            if (dryRun) {
-                runs = dao.countRunsOfKey(keyId);
-                calls = dao.countEventsOfKey(keyId);
-                periods = quotas.periodsOf(keyId);
-            } else {
-                periods = quotas.forget(keyId);
-                long[] counts = store.jdbi().inTransaction(h -> {
-                    HistoryDao tx = h.attach(HistoryDao.class);
-                    return new long[] {tx.deleteRunsOfKey(keyId), tx.deleteEventsOfKey(keyId)};
-                });
-                runs = counts[0];
-                calls = counts[1];
-            }
+        if (dryRun) {
+            return keyId == null ? counts(0, 0, 0) : counts(store.history().countRunsOfKey(keyId),
+                    store.history().countEventsOfKey(keyId), quotas.periodsOf(keyId));
         }
+        int periods = keyId == null ? 0 : quotas.forget(keyId);
+        return audit.inTransaction(() -> {
+            HistoryDao tx = store.history();
+            long runs = keyId == null ? 0 : tx.deleteRunsOfKey(keyId);
+            long calls = keyId == null ? 0 : tx.deleteEventsOfKey(keyId);
+            Map<String, Object> forgotten = new java.util.TreeMap<>();
+            // the caller by its hash, never its name: forgetting them is the point
+            forgotten.put("caller_sha256", java.util.HexFormat.of().formatHex(sha256(caller.strip())));
+            forgotten.put("runs", runs);
+            forgotten.put("events", calls);
+            forgotten.put("usage_periods", periods);
+            audit.append("forget_caller", "history", forgotten);
+            return counts(runs, calls, periods);
+        });
+    }
+
+    private static ObjectNode counts(long runs, long calls, int periods) {
         return JSON.objectNode().put("runs", runs).put("events", calls).put("usage_periods", periods);
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The filter a request asks for, or null when it names a key that does not exist (an empty page). */
@@ -228,6 +241,9 @@ public final class RunHistory {
         o.put("http_status", r.status());
         if (r.adHoc()) {
             o.put("sql_hash", HexFormat.of().toHexDigits(r.sqlHash()));
+        }
+        if (r.traceId() != null) {
+            o.put("trace_id", r.traceId());
         }
         return o;
     }

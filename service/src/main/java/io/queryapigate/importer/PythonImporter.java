@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.audit.AuditLog;
 import io.queryapigate.auth.Grants;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.errors.ApiException;
@@ -84,6 +85,7 @@ public final class PythonImporter {
     public record Result(int queries, int versions, int keys, int runs) {}
 
     private final Store store;
+    private final AuditLog audit;
     private final Definitions definitions;
     private final ObjectMapper mapper;
     private final Clock clock;
@@ -96,7 +98,8 @@ public final class PythonImporter {
      * @param adminKeyHash the SHA-256 of this gateway's administrator key: a key with that secret is not imported
      */
     public PythonImporter(Store store, Definitions definitions, ObjectMapper mapper, Clock clock, String adminKeyHash,
-            boolean maskingKey, int historyPerVersion) {
+            boolean maskingKey, int historyPerVersion, AuditLog audit) {
+        this.audit = audit;
         this.store = store;
         this.definitions = definitions;
         this.mapper = mapper;
@@ -589,7 +592,10 @@ public final class PythonImporter {
                         e.path("rows").asLong(0), Math.round(e.path("duration_ms").asDouble(0) * 1000),
                         code == null || code.length() <= 40 ? code : code.substring(0, 40), null, null));
             }
-            return new Result(created, versions, keysCreated, plan.runs().size());
+            Result result = new Result(created, versions, keysCreated, plan.runs().size());
+            audit.append("import_python", "store", Map.of("queries", created, "versions", versions, "keys",
+                    keysCreated, "runs", plan.runs().size()));
+            return result;
         });
     }
 

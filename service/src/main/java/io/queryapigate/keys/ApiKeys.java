@@ -2,6 +2,7 @@ package io.queryapigate.keys;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.queryapigate.audit.AuditLog;
 import io.queryapigate.auth.Grants;
 import io.queryapigate.auth.KeyHasher;
 import io.queryapigate.errors.ApiException;
@@ -14,6 +15,7 @@ import io.queryapigate.store.ApiKeyDao;
 import io.queryapigate.store.ApiKeyRow;
 import io.queryapigate.store.MetadataCache;
 import io.queryapigate.store.RoleDao;
+import io.queryapigate.store.UniqueViolation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -49,9 +51,11 @@ public final class ApiKeys {
     private final ObjectMapper mapper;
     private final Clock clock;
     private final ManagedObjects managed;
+    private final AuditLog audit;
 
     public ApiKeys(ApiKeyDao keys, RoleDao roles, MetadataCache cache, Quotas quotas, ObjectMapper mapper, Clock clock,
-            ManagedObjects managed) {
+            ManagedObjects managed, AuditLog audit) {
+        this.audit = audit;
         this.keys = keys;
         this.roles = roles;
         this.managed = managed;
@@ -140,9 +144,13 @@ public final class ApiKeys {
      * role_not_found} otherwise); 409 {@code key_exists} when one of that name exists.
      */
     public Issued create(String workspace, String name, State state) {
-        String secret = KeyHasher.newSecret();
-        insert(workspace, name, KeyHasher.hashHex(secret), KeyHasher.displayPrefix(secret), state);
-        return new Issued(find(name), secret);
+        return audit.inTransaction(() -> {
+            String secret = KeyHasher.newSecret();
+            insert(workspace, name, KeyHasher.hashHex(secret), KeyHasher.displayPrefix(secret), state);
+            ApiKeyRow created = find(name);
+            audit.append("create_key", name, audited(created));
+            return new Issued(created, secret);
+        });
     }
 
     /**
@@ -186,7 +194,7 @@ public final class ApiKeys {
         try {
             keys.insert(row);
         } catch (UnableToExecuteStatementException e) {
-            if (keys.findByName(name).isPresent()) {
+            if (UniqueViolation.in(e)) {
                 throw exists(name);
             }
             throw e;
@@ -199,6 +207,18 @@ public final class ApiKeys {
      * meanwhile). {@code ifMatch} (an {@link #etag}, or null) must name the state read: 412 otherwise.
      */
     public ApiKeyRow update(String name, String ifMatch, UnaryOperator<State> change) {
+        return audit.inTransaction(() -> {
+            ApiKeyRow before = find(name);
+            ApiKeyRow after = updated(name, ifMatch, change);
+            Map<String, Object> changes = AuditLog.diff(audited(before), audited(after));
+            if (!changes.isEmpty()) {
+                audit.append("update_key", name, changes);
+            }
+            return after;
+        });
+    }
+
+    private ApiKeyRow updated(String name, String ifMatch, UnaryOperator<State> change) {
         find(name); // another workspace's key is not found before anything else is said of it
         managed.check(ManagedObjects.API_KEYS, name);
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -221,6 +241,19 @@ public final class ApiKeys {
      * 409 {@code key_rotation_pending} while the secret of an earlier rotation still works.
      */
     public Issued rotate(String name, int graceMinutes) {
+        return audit.inTransaction(() -> {
+            Issued issued = rotated(name, graceMinutes);
+            Map<String, Object> changes = new java.util.LinkedHashMap<>();
+            changes.put("secret", AuditLog.CHANGED);
+            changes.put("grace_minutes", graceMinutes);
+            changes.put("previous_valid_until", issued.key().previousExpiresAt() == null ? null
+                    : ServerTime.format(issued.key().previousExpiresAt()));
+            audit.append("rotate_api_key", name, changes);
+            return issued;
+        });
+    }
+
+    private Issued rotated(String name, int graceMinutes) {
         find(name); // another workspace's key is not found before anything else is said of it
         managed.check(ManagedObjects.API_KEYS, name);
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -252,9 +285,13 @@ public final class ApiKeys {
             throw ApiException.notFound("previous_secret_not_found", "API key '" + name
                     + "' has no old secret still working");
         }
-        keys.endPrevious(row.id());
-        invalidate(row);
-        return find(name);
+        return audit.inTransaction(() -> {
+            keys.endPrevious(row.id());
+            invalidate(row);
+            audit.append("end_previous_secret", name, Map.of("was_valid_until",
+                    ServerTime.format(row.previousExpiresAt())));
+            return find(name);
+        });
     }
 
     /** Deletes the key: it stops working at once here, its name is free, its quota counts are forgotten. */
@@ -263,11 +300,26 @@ public final class ApiKeys {
         managed.check(ManagedObjects.API_KEYS, name);
         ApiKeyRow row = find(name);
         checkMatch(row, ifMatch);
-        if (keys.delete(row.id(), clock.millis()) != 1) {
-            throw ApiException.notFound("key_not_found", "API key '" + name + "' not found");
-        }
+        audit.inTransaction(() -> {
+            if (keys.delete(row.id(), clock.millis()) != 1) {
+                throw ApiException.notFound("key_not_found", "API key '" + name + "' not found");
+            }
+            audit.append("delete_key", name, audited(row));
+        });
         invalidate(row);
         quotas.forget(row.id());
+    }
+
+    /** A key's state as its audit entries record it: never its secret or hash. */
+    private Map<String, Object> audited(ApiKeyRow row) {
+        Map<String, Object> state = new java.util.TreeMap<>();
+        state.put("grants", row.grants() == null ? null : mapper.convertValue(parse(row.grants()), Map.class));
+        state.put("role", row.roleName());
+        state.put("expires_at", row.expiresAt());
+        state.put("active", row.active());
+        state.put("claims", row.claims() == null ? null : claims(row));
+        state.put("prefix", row.keyPrefix());
+        return state;
     }
 
     /** The key's version for {@code ETag}/{@code If-Match}: it changes with every change to the key. */

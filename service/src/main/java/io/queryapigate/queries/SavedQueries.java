@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.dialect.spi.ColumnInfo;
+import io.queryapigate.audit.AuditLog;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.events.EventLog;
 import io.queryapigate.managed.ManagedObjects;
@@ -15,6 +16,7 @@ import io.queryapigate.store.QueryDao;
 import io.queryapigate.store.QueryVersionRow;
 import io.queryapigate.store.SavedQueryRow;
 import io.queryapigate.store.Store;
+import io.queryapigate.store.UniqueViolation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -47,9 +49,11 @@ public final class SavedQueries {
     private final ObjectMapper mapper;
     private final Clock clock;
     private final ManagedObjects managed;
+    private final AuditLog audit;
 
     public SavedQueries(Store store, MetadataCache cache, Definitions definitions, EventLog events,
-            ObjectMapper mapper, Clock clock, ManagedObjects managed) {
+            ObjectMapper mapper, Clock clock, ManagedObjects managed, AuditLog audit) {
+        this.audit = audit;
         this.store = store;
         this.managed = managed;
         this.cache = cache;
@@ -116,9 +120,10 @@ public final class SavedQueries {
                 if (publish) {
                     dao.publish(id, 1, now);
                 }
+                audit.append("save_query", name, saved(1, d, publish, collection));
             });
         } catch (UnableToExecuteStatementException e) {
-            if (store.queries().findByName(name).isPresent()) {
+            if (UniqueViolation.in(e)) {
                 throw exists(name);
             }
             throw e;
@@ -165,6 +170,7 @@ public final class SavedQueries {
                 long now = next(current);
                 dao.insertVersion(row(current.id(), next, d, now, columns));
                 dao.publish(current.id(), publish ? Integer.valueOf(next) : current.publishedVersion(), now);
+                audit.append("save_query", name, saved(next, d, publish, current.collection()));
                 return next;
             });
         } finally {
@@ -185,13 +191,19 @@ public final class SavedQueries {
         Definitions.Input in = new Definitions.Input(row.sqlText(), parameters(row), row.connectionName(),
                 row.description(), row.author(), row.cacheTtl(), List.of(), null);
         definitions.check(in).requireRunnable();
-        change(name, (dao, current, now) -> dao.publish(current.id(), version, now));
+        change(name, "publish_query", (dao, current, now) -> {
+            dao.publish(current.id(), version, now);
+            return Map.of("version", fromTo(current.publishedVersion(), version));
+        });
     }
 
     public void unpublish(String name) {
         get(name); // another workspace's query is not found before anything else is said of it
         managed.check(ManagedObjects.QUERIES, name);
-        change(name, (dao, current, now) -> dao.publish(current.id(), null, now));
+        change(name, "unpublish_query", (dao, current, now) -> {
+            dao.publish(current.id(), null, now);
+            return Map.of("version", fromTo(current.publishedVersion(), null));
+        });
     }
 
     /** Files the query under a collection, or under none ({@code null}). */
@@ -199,7 +211,10 @@ public final class SavedQueries {
         String to = collection == null || collection.isNull() ? null : checkCollection(collection);
         get(name); // another workspace's query is not found before anything else is said of it
         managed.check(ManagedObjects.QUERIES, name);
-        change(name, (dao, current, now) -> dao.setCollection(current.id(), to, now));
+        change(name, "move_query", (dao, current, now) -> {
+            dao.setCollection(current.id(), to, now);
+            return Map.of("collection", fromTo(current.collection(), to));
+        });
     }
 
     /** A version's cache TTL and MCP flag, the two things that change in place; either may be absent (null). */
@@ -220,14 +235,18 @@ public final class SavedQueries {
             }
         }
         String detailsJson = details.isEmpty() ? null : details.toString();
-        change(name, (dao, current, now) -> {
+        change(name, null, (dao, current, now) -> {
             if (ttl != null) {
                 dao.setCacheTtl(current.id(), version, ttl);
+                audit.append("set_cache_ttl", name, Map.of("version", version, "cache_ttl", fromTo(row.cacheTtl(),
+                        ttl)));
             }
             if (mcp != null) {
                 dao.setDetails(current.id(), version, detailsJson);
+                audit.append("set_mcp", name, Map.of("version", version, "mcp", mcp.booleanValue()));
             }
             dao.publish(current.id(), current.publishedVersion(), now);
+            return null;
         });
     }
 
@@ -243,6 +262,7 @@ public final class SavedQueries {
                 h.attach(HistoryDao.class).deleteForQuery(q.id());
                 dao.deleteVersions(q.id());
                 dao.deleteQuery(q.id());
+                audit.append("delete_query", name, null);
             });
         } finally {
             cache.invalidateQuery(name);
@@ -265,6 +285,7 @@ public final class SavedQueries {
                     throw versionNotFound(version);
                 }
                 HistoryDao history = h.attach(HistoryDao.class);
+                audit.append("delete_query", name, Map.of("version", version));
                 history.deleteForVersion(q.id(), version);
                 dao.deleteVersion(q.id(), version);
                 if (dao.maxVersion(q.id()) == 0) {
@@ -287,8 +308,10 @@ public final class SavedQueries {
         List<String> moved = list().stream().filter(q -> from.equals(q.collection())).map(SavedQueryRow::name)
                 .toList();
         moved.forEach(name -> managed.check(ManagedObjects.QUERIES, name));
-        store.jdbi().useTransaction(h -> h.attach(QueryDao.class).moveCollection(from, to, clock.millis(),
-                Scope.current()));
+        store.jdbi().useTransaction(h -> {
+            h.attach(QueryDao.class).moveCollection(from, to, clock.millis(), Scope.current());
+            audit.append("rename_collection", from, Map.of("to", to, "moved", moved));
+        });
         moved.forEach(cache::invalidateQuery);
         return moved;
     }
@@ -369,21 +392,42 @@ public final class SavedQueries {
     }
 
     /** One change to an existing query, in a transaction, with the time it happens at (after the last change). */
+    /** A change to a query, returning what its audit entry records (null: it appended its own). */
     private interface Change {
-        void apply(QueryDao dao, SavedQueryRow current, long now);
+        Map<String, Object> apply(QueryDao dao, SavedQueryRow current, long now);
     }
 
-    private void change(String name, Change change) {
+    private void change(String name, String action, Change change) {
         try {
             store.jdbi().useTransaction(h -> {
                 QueryDao dao = h.attach(QueryDao.class);
                 SavedQueryRow current = dao.findByName(name).filter(row -> Scope.owns(row.workspace()))
                         .orElseThrow(() -> notFound(name));
-                change.apply(dao, current, next(current));
+                Map<String, Object> changes = change.apply(dao, current, next(current));
+                if (action != null) {
+                    audit.append(action, name, changes);
+                }
             });
         } finally {
             cache.invalidateQuery(name);
         }
+    }
+
+    private static Map<String, Object> saved(int version, Definition d, boolean published, String collection) {
+        Map<String, Object> changes = new java.util.TreeMap<>();
+        changes.put("version", version);
+        changes.put("connection_name", d.connection());
+        changes.put("sql", d.sql());
+        changes.put("published", published);
+        changes.put("collection", collection);
+        return changes;
+    }
+
+    private static Map<String, Object> fromTo(Object from, Object to) {
+        Map<String, Object> change = new java.util.LinkedHashMap<>();
+        change.put("from", from);
+        change.put("to", to);
+        return change;
     }
 
     /** Now, or just after the query's last change: {@code updated_at} always moves forward. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.queryapigate.audit.AuditLog;
 import io.queryapigate.auth.Grants;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.http.ETags;
@@ -15,6 +16,7 @@ import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.store.MetadataCache;
 import io.queryapigate.store.RoleDao;
 import io.queryapigate.store.RoleRow;
+import io.queryapigate.store.UniqueViolation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -46,8 +48,11 @@ public final class Roles {
     private final ManagedObjects managed;
     private final ObjectMapper mapper;
     private final Clock clock;
+    private final AuditLog audit;
 
-    public Roles(RoleDao roles, MetadataCache cache, ManagedObjects managed, ObjectMapper mapper, Clock clock) {
+    public Roles(RoleDao roles, MetadataCache cache, ManagedObjects managed, ObjectMapper mapper, Clock clock,
+            AuditLog audit) {
+        this.audit = audit;
         this.roles = roles;
         this.cache = cache;
         this.managed = managed;
@@ -139,6 +144,14 @@ public final class Roles {
      * the server).
      */
     public RoleRow create(String workspace, String name, State state, String actor) {
+        return audit.inTransaction(() -> {
+            RoleRow created = created(workspace, name, state, actor);
+            audit.append("create_role", name, audited(created));
+            return created;
+        });
+    }
+
+    private RoleRow created(String workspace, String name, State state, String actor) {
         checkName(name);
         if (roles.findByName(name).isPresent()) {
             throw exists(name);
@@ -148,7 +161,7 @@ public final class Roles {
             roles.insert(new RoleRow(0, name, workspace, state.description(), json(state.grants()), now, actor, now,
                     actor));
         } catch (UnableToExecuteStatementException e) {
-            if (roles.findByName(name).isPresent()) {
+            if (UniqueViolation.in(e)) {
                 throw exists(name);
             }
             throw e;
@@ -162,6 +175,19 @@ public final class Roles {
      * meanwhile). {@code ifMatch} (an {@link #etag}, or null) must name the state read: 412 otherwise.
      */
     public RoleRow update(String workspace, String name, String ifMatch, UnaryOperator<State> change, String actor) {
+        return audit.inTransaction(() -> {
+            RoleRow before = find(workspace, name);
+            RoleRow after = updated(workspace, name, ifMatch, change, actor);
+            Map<String, Object> changes = AuditLog.diff(audited(before), audited(after));
+            if (!changes.isEmpty()) {
+                audit.append("update_role", name, changes);
+            }
+            return after;
+        });
+    }
+
+    private RoleRow updated(String workspace, String name, String ifMatch, UnaryOperator<State> change,
+            String actor) {
         find(workspace, name);
         managed.check(ManagedObjects.ROLES, name);
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -190,8 +216,19 @@ public final class Roles {
                     + String.join(", ", keys) + " - give them another role or none first (PATCH"
                     + " /api/v1/api-keys/{name} with \"role\"), or delete them").with("keys", keys);
         }
-        roles.delete(row.id());
+        audit.inTransaction(() -> {
+            roles.delete(row.id());
+            audit.append("delete_role", name, audited(row));
+        });
         cache.invalidateRole(name);
+    }
+
+    /** A role as its audit entries record it. */
+    private Map<String, Object> audited(RoleRow row) {
+        Map<String, Object> state = new java.util.TreeMap<>();
+        state.put("description", row.description());
+        state.put("grants", mapper.convertValue(grants(row), Map.class));
+        return state;
     }
 
     /** A role's name: 1-100 letters, digits, spaces, '.', '_' or '-'; 400 {@code invalid_name} otherwise. */

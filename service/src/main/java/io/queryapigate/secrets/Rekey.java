@@ -19,10 +19,26 @@ public final class Rekey {
 
     private final Jdbi jdbi;
     private final SecretBox box;
+    private final Recorder recorder;
 
+    /**
+     * Records a change to the stored passwords inside its transaction (the audit log's entry): {@code action} and
+     * what changed, never a password.
+     */
+    @FunctionalInterface
+    public interface Recorder {
+        void record(String action, Map<String, Object> changes);
+    }
+
+    /** For reports only: {@link #rekey} and {@link #forgetUndecryptable} need a {@link Recorder}. */
     public Rekey(Jdbi jdbi, SecretBox box) {
+        this(jdbi, box, null);
+    }
+
+    public Rekey(Jdbi jdbi, SecretBox box, Recorder recorder) {
         this.jdbi = jdbi;
         this.box = box;
+        this.recorder = recorder;
     }
 
     /** A refusal, with the code the API answers (409). */
@@ -138,7 +154,9 @@ public final class Rekey {
                         .bind("was", m.getValue().getKey()).bind("name", m.getKey()).execute();
             }
             Report after = report(h);
-            return new Report(after.keys(), after.byKey(), after.undecryptable(), moved);
+            Report done = new Report(after.keys(), after.byKey(), after.undecryptable(), moved);
+            recorder().record("rekey", done.toJson());
+            return done;
         });
     }
 
@@ -153,8 +171,16 @@ public final class Rekey {
                 h.createUpdate("UPDATE connections SET password_sealed = NULL WHERE name = :name")
                         .bind("name", name).execute();
             }
+            recorder().record("forget_undecryptable", Map.of("connections", cleared));
             return cleared;
         });
+    }
+
+    private Recorder recorder() {
+        if (recorder == null) {
+            throw new IllegalStateException("A change to the stored passwords is recorded in the audit log");
+        }
+        return recorder;
     }
 
     /** The context a connection's password is sealed for. */

@@ -7,6 +7,9 @@ import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jwt.JWTClaimsSet;
+import io.queryapigate.audit.Acting;
+import io.queryapigate.audit.Actor;
+import io.queryapigate.audit.AuditLog;
 import io.queryapigate.auth.AdminRole;
 import io.queryapigate.auth.KeyHasher;
 import io.queryapigate.errors.ApiException;
@@ -75,12 +78,14 @@ public final class ConsoleSignIn {
     private final HttpClient http;
     private final ObjectMapper mapper;
     private final Clock clock;
+    private final AuditLog audit;
     private IdTokens idTokens;
     private URI idTokensKeys;
 
     public ConsoleSignIn(SsoSettings settings, OidcProvider provider, ConsoleSessions sessions, Jdbi jdbi,
-            SecretResolver secrets, HttpClient http, ObjectMapper mapper, Clock clock) {
+            SecretResolver secrets, HttpClient http, ObjectMapper mapper, Clock clock, AuditLog audit) {
         this.settings = settings;
+        this.audit = audit;
         this.provider = provider;
         this.sessions = sessions;
         this.jdbi = jdbi;
@@ -339,6 +344,8 @@ public final class ConsoleSignIn {
                         AdministratorRow a = found.get();
                         if (a.active() && !role.label().equals(a.role())) {
                             dao.setRole(a.id(), role.label());
+                            audited(a.name(), "update_admin",
+                                    Map.of("role", Map.of("from", a.role(), "to", role.label()), "source", "groups"));
                             LOG.info("SSO: '{}' is now {} (from its groups; was {})", a.name(), role.label(),
                                     a.role());
                         }
@@ -346,6 +353,12 @@ public final class ConsoleSignIn {
                     }
                     String name = freeName(dao, wantedName(claims, email, subject));
                     dao.createLinked(name, role.label(), email, issuer, subject, clock.millis());
+                    Map<String, Object> created = new java.util.TreeMap<>();
+                    created.put("role", role.label());
+                    created.put("email", email);
+                    created.put("issuer", issuer);
+                    created.put("source", "first sign-in");
+                    audited(name, "create_admin", created);
                     LOG.info("SSO: created the administrator '{}' ({}) at its first sign-in", name, role.label());
                     return dao.linked(issuer, subject).orElseThrow();
                 });
@@ -355,6 +368,14 @@ public final class ConsoleSignIn {
                 }
             }
         }
+    }
+
+    /** An entry for a change sign-in makes to an administrator, made by that administrator signing in. */
+    private void audited(String administrator, String action, Map<String, ?> changes) {
+        Acting.as(new Actor("administrator", administrator, "sso", 0, null, null), () -> {
+            audit.append(action, administrator, null, changes);
+            return null;
+        });
     }
 
     private static String verifiedEmail(JWTClaimsSet claims) {

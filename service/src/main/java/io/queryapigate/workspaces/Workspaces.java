@@ -1,6 +1,7 @@
 package io.queryapigate.workspaces;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.queryapigate.audit.AuditLog;
 import io.queryapigate.auth.AdminRole;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.Capability;
@@ -19,6 +20,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -40,6 +42,7 @@ public final class Workspaces {
     private final Store store;
     private final WorkspaceDao dao;
     private final Clock clock;
+    private final AuditLog audit;
     private final long namesTtlMillis;
     private volatile Set<String> names = Set.of();
     private volatile long namesReadAt;
@@ -49,7 +52,8 @@ public final class Workspaces {
      * @param namesTtl how long the workspaces' names are kept for the path prefix (other instances' changes are seen
      *                 within it; this instance's at once)
      */
-    public Workspaces(Store store, Clock clock, Duration namesTtl) {
+    public Workspaces(Store store, Clock clock, Duration namesTtl, AuditLog audit) {
+        this.audit = audit;
         this.store = store;
         this.dao = store.jdbi().onDemand(WorkspaceDao.class);
         this.clock = clock;
@@ -98,6 +102,8 @@ public final class Workspaces {
                     throw alreadyExists(name);
                 }
                 tx.insert(name, description, clock.millis(), actor);
+                audit.append("create_workspace", name, java.util.Collections.singletonMap("description",
+                        description));
             });
         } catch (org.jdbi.v3.core.statement.UnableToExecuteStatementException e) {
             if (dao.find(name).isPresent()) {
@@ -117,10 +123,16 @@ public final class Workspaces {
                     + " change.", Map.of("description", "is required"));
         }
         String description = description(body.get("description"));
-        if (dao.describe(name, description) == 0) {
-            throw notFound(name);
-        }
-        return dao.find(name).orElseThrow(() -> notFound(name));
+        return audit.inTransaction(() -> {
+            WorkspaceRow before = dao.find(name).orElseThrow(() -> notFound(name));
+            if (dao.describe(name, description) == 0) {
+                throw notFound(name);
+            }
+            audit.append("update_workspace", name, AuditLog.diff(
+                    java.util.Collections.singletonMap("description", before.description()),
+                    java.util.Collections.singletonMap("description", description)));
+            return dao.find(name).orElseThrow(() -> notFound(name));
+        });
     }
 
     /** Removes an empty workspace and its memberships; never {@value Scope#DEFAULT}. */
@@ -144,6 +156,7 @@ public final class Workspaces {
             }
             tx.deleteMembers(name);
             tx.delete(name);
+            audit.append("delete_workspace", name, null);
         });
         namesChanged = true;
     }
@@ -185,11 +198,16 @@ public final class Workspaces {
         AdministratorRow row = administrator(admin);
         store.jdbi().useTransaction(h -> {
             WorkspaceDao tx = h.attach(WorkspaceDao.class);
-            if (tx.member(name, row.id()).isPresent()) {
+            Optional<MemberRow> was = tx.member(name, row.id());
+            if (was.isPresent()) {
                 tx.changeMember(name, row.id(), role.label());
             } else {
                 tx.addMember(name, row.id(), role.label(), clock.millis(), actor);
             }
+            Map<String, Object> changes = new java.util.LinkedHashMap<>();
+            changes.put("admin", admin);
+            changes.put("role", Map.of("from", was.map(MemberRow::role).orElse("-"), "to", role.label()));
+            audit.append("set_workspace_member", name, changes);
         });
         return dao.member(name, row.id()).orElseThrow();
     }
@@ -200,9 +218,14 @@ public final class Workspaces {
         requireMemberManager(caller, name);
         AdministratorRow row = store.jdbi().onDemand(AdministratorDao.class).findByName(admin)
                 .orElseThrow(() -> memberNotFound(name, admin));
-        if (dao.removeMember(name, row.id()) == 0) {
-            throw memberNotFound(name, admin);
-        }
+        audit.inTransaction(() -> {
+            Optional<MemberRow> was = dao.member(name, row.id());
+            if (dao.removeMember(name, row.id()) == 0) {
+                throw memberNotFound(name, admin);
+            }
+            audit.append("remove_workspace_member", name, Map.of("admin", admin, "role",
+                    was.map(MemberRow::role).orElse("-")));
+        });
     }
 
     private AdministratorRow administrator(String admin) {

@@ -6,6 +6,7 @@ import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.Identity;
 import io.queryapigate.store.Store;
 import io.queryapigate.testing.TestingClock;
+import io.queryapigate.testing.TestingAudit;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +31,7 @@ class AdminTokenAuthenticatorTest {
     @Test
     void aTokenNamesItsAdministratorUntilTheEndOfItsLastDayAndItsUseIsWrittenOnceAMinute() throws Exception {
         Jdbi jdbi = store();
-        Administrators admins = new Administrators(jdbi, true, clock);
+        Administrators admins = new Administrators(jdbi, true, clock, TestingAudit.ofSqlite(jdbi));
         admins.create("ops", "admin", null, "test");
         String secret = admins.issue("ops", "ci", "2026-12-02").secret();
         AdminTokenAuthenticator tokens = new AdminTokenAuthenticator(jdbi, clock);
@@ -64,7 +65,7 @@ class AdminTokenAuthenticatorTest {
         AdminTokenAuthenticator tokens = new AdminTokenAuthenticator(jdbi, clock);
         assertThat(tokens.authenticate("qagadm_nothing")).isEqualTo(Optional.empty());
         assertThat(tokens.authenticate("qagadm_" + "a".repeat(600))).isEmpty();
-        Administrators admins = new Administrators(jdbi, true, clock);
+        Administrators admins = new Administrators(jdbi, true, clock, TestingAudit.ofSqlite(jdbi));
         admins.create("someone", null, null, "test");
         String secret = admins.issue("someone", null, null).secret();
         assertThat(tokens.authenticate(secret).orElseThrow().admin()).as("no role, no SQL").isFalse();

@@ -12,6 +12,7 @@ import io.queryapigate.secrets.SecretBox;
 import io.queryapigate.secrets.SecretResolver;
 import io.queryapigate.secrets.SecretUnavailableException;
 import io.queryapigate.store.Store;
+import io.queryapigate.testing.TestingAudit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -68,7 +69,8 @@ class LiveConnectionsTest {
         Expiring secrets = new Expiring();
         Connections connections = new Connections(store, registry,
                 DialectRegistry.discover(getClass().getClassLoader()), SecretBox.of(null), secrets,
-                Validators.newValidator(), MAPPER, Clock.systemUTC(), Duration.ofMillis(100));
+                Validators.newValidator(), MAPPER, Clock.systemUTC(), Duration.ofMillis(100),
+                TestingAudit.of(store));
         connections.create(MAPPER.readTree("{\"name\": \"vaulted\", \"dialect\": \"duckdb\", \"url\": \":memory:\","
                 + " \"password\": \"${test:db}\", \"properties\": {\"duckdb.read_only\": \"false\"}}"), "test");
         long first = registry.require("vaulted").generation();

@@ -13,6 +13,7 @@ import io.queryapigate.dialect.DialectRegistry;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.guard.TableName;
 import io.queryapigate.store.Store;
+import io.queryapigate.testing.TestingAudit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -44,7 +45,7 @@ class DescriptionsTest {
         duck.setProperties(Map.of("duckdb.read_only", "false"));
         connections = ConnectionRegistry.create(DialectRegistry.discover(getClass().getClassLoader()),
                 Map.of("duck", duck), Duration.ofSeconds(5), 1000, dir);
-        descriptions = new Descriptions(store, connections, Clock.systemUTC());
+        descriptions = new Descriptions(store, connections, Clock.systemUTC(), TestingAudit.of(store));
     }
 
     @AfterEach

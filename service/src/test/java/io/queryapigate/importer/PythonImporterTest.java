@@ -20,6 +20,7 @@ import io.queryapigate.store.MetadataCache;
 import io.queryapigate.store.QueryVersionRow;
 import io.queryapigate.store.RunRow;
 import io.queryapigate.store.Store;
+import io.queryapigate.testing.TestingAudit;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -82,7 +83,8 @@ class PythonImporterTest {
         Definitions definitions = new Definitions(new Guarding(new SqlGuard(65_536, SqlGuard.DEFAULT_PARSE_TIMEOUT),
                 false), connections, 65_536);
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            new PythonImporter(store, definitions, JSON, CLOCK, KeyHasher.hashHex(ADMIN_KEY), false, 50)
+            new PythonImporter(store, definitions, JSON, CLOCK, KeyHasher.hashHex(ADMIN_KEY), false, 50,
+                    TestingAudit.of(store))
                     .run(options, out);
         }
         return bytes.toString(StandardCharsets.UTF_8);

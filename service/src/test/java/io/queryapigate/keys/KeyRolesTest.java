@@ -17,6 +17,7 @@ import io.queryapigate.roles.RoleCache;
 import io.queryapigate.roles.Roles;
 import io.queryapigate.store.MetadataCache;
 import io.queryapigate.store.Store;
+import io.queryapigate.testing.TestingAudit;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.time.Clock;
@@ -50,8 +51,9 @@ class KeyRolesTest {
         cache = new MetadataCache(store, Duration.ofHours(1), 1000, new MetricRegistry());
         ManagedObjects managed = new ManagedObjects(store.managed());
         keys = new ApiKeys(store.keys(), store.roles(), cache, new Quotas(store.usage(), CLOCK,
-                ZoneId.systemDefault(), null, "", 0, new MetricRegistry()), MAPPER, CLOCK, managed);
-        roles = new Roles(store.roles(), cache, managed, MAPPER, CLOCK);
+                ZoneId.systemDefault(), null, "", 0, new MetricRegistry()), MAPPER, CLOCK, managed,
+                TestingAudit.of(store));
+        roles = new Roles(store.roles(), cache, managed, MAPPER, CLOCK, TestingAudit.of(store));
     }
 
     private ApiKeyAuthenticator authenticator(MetadataCache on) {

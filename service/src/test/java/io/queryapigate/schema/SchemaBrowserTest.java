@@ -22,6 +22,7 @@ import io.queryapigate.dialect.spi.TableNamespace;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.sql.SqlDialectFamily;
 import io.queryapigate.store.Store;
+import io.queryapigate.testing.TestingAudit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -89,7 +90,8 @@ class SchemaBrowserTest {
         ConnectionRegistry registry = ConnectionRegistry.create(DialectRegistry.of(List.of(new OldFactory())),
                 Map.of("old", config), Duration.ofSeconds(5), 1000, dir);
         try {
-            Descriptions descriptions = new Descriptions(store, registry, Clock.systemUTC());
+            Descriptions descriptions = new Descriptions(store, registry, Clock.systemUTC(),
+                    TestingAudit.of(store));
             SchemaBrowser browser = new SchemaBrowser(registry, descriptions, Duration.ofSeconds(60),
                     Clock.systemUTC());
             assertThatThrownBy(() -> browser.describe("old", Optional.empty(), null, false))

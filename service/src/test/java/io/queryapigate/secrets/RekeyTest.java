@@ -3,6 +3,8 @@ package io.queryapigate.secrets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.queryapigate.audit.AuditChain;
+import io.queryapigate.audit.AuditLog;
 import io.queryapigate.store.Store;
 import io.queryapigate.testing.TestingPostgres;
 import java.nio.file.Path;
@@ -22,12 +24,19 @@ class RekeyTest {
     @TempDir
     Path home;
     private Jdbi jdbi;
+    private Store store;
+
+    private Rekey.Recorder audit() {
+        AuditLog log = new AuditLog(store, AuditChain.unkeyed(), java.time.Clock.systemUTC(), 500);
+        return (action, changes) -> log.append(action, "secret_key", changes);
+    }
 
     @BeforeEach
     void store() {
         String url = "jdbc:sqlite:" + home.resolve("store.db");
         Store.migrate(url, null, null);
-        jdbi = Store.connect(url, null, null).jdbi();
+        store = Store.connect(url, null, null);
+        jdbi = store.jdbi();
     }
 
     private void connection(String name, String key, String password) {
@@ -49,7 +58,7 @@ class RekeyTest {
         connection("c", NEW, "pc");
         connection("literal-less", null, null);
         SecretBox rotating = SecretBox.of(NEW + "," + OLD);
-        Rekey rekey = new Rekey(jdbi, rotating);
+        Rekey rekey = new Rekey(jdbi, rotating, audit());
         Rekey.Report before = rekey.check();
         assertThat(before.toJson()).isEqualTo(Map.of("keys", 2, "values", 3, "by_key", List.of(1, 2),
                 "under_old_keys", 2, "undecryptable", List.of()));
@@ -73,7 +82,7 @@ class RekeyTest {
         connection("a", OLD, "pa");
         connection("gone", LOST, "pg");
         String aBefore = sealedOf("a");
-        Rekey rekey = new Rekey(jdbi, SecretBox.of(NEW + "," + OLD));
+        Rekey rekey = new Rekey(jdbi, SecretBox.of(NEW + "," + OLD), audit());
         assertThatThrownBy(rekey::rekey).isInstanceOf(Rekey.Refused.class)
                 .hasMessageContaining("connection 'gone'").hasMessageContaining("nothing was changed")
                 .satisfies(e -> assertThat(((Rekey.Refused) e).code()).isEqualTo("password_undecryptable"));
@@ -98,7 +107,7 @@ class RekeyTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("encrypted password of connection 'sales'")
                 .hasMessageContaining("QUERYAPIGATE_SECRET_KEY is not set");
-        Rekey rekey = new Rekey(jdbi, SecretBox.of(""));
+        Rekey rekey = new Rekey(jdbi, SecretBox.of(""), audit());
         assertThatThrownBy(rekey::rekey).isInstanceOf(Rekey.Refused.class)
                 .satisfies(e -> assertThat(((Rekey.Refused) e).code()).isEqualTo("secret_key_required"));
         assertThatThrownBy(rekey::check).isInstanceOf(Rekey.Refused.class);
@@ -110,10 +119,11 @@ class RekeyTest {
         TestingPostgres.Database db = TestingPostgres.freshDatabase("rekey");
         try {
             Store.migrate(db.url(), db.user(), db.password());
-            jdbi = Store.connect(db.url(), db.user(), db.password()).jdbi();
+            store = Store.connect(db.url(), db.user(), db.password());
+            jdbi = store.jdbi();
             connection("a", OLD, "pa");
             connection("b", NEW, "pb");
-            Rekey rekey = new Rekey(jdbi, SecretBox.of(NEW + "," + OLD));
+            Rekey rekey = new Rekey(jdbi, SecretBox.of(NEW + "," + OLD), audit());
             assertThat(rekey.rekey().rekeyed()).isEqualTo(1);
             assertThat(SecretBox.of(NEW).open(sealedOf("a"), Rekey.context("a"))).isEqualTo("pa");
             SecretKeyCheck.verify(jdbi, SecretBox.of(NEW));
