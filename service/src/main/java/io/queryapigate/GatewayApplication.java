@@ -122,6 +122,7 @@ import io.queryapigate.resources.ExamplesResource;
 import io.queryapigate.resources.AuditDeliveryResource;
 import io.queryapigate.resources.ExecuteSqlResource;
 import io.queryapigate.resources.HealthResource;
+import io.queryapigate.resources.EventsResource;
 import io.queryapigate.resources.HistoryResource;
 import io.queryapigate.resources.MeResource;
 import io.queryapigate.resources.SettingsResource;
@@ -347,6 +348,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new QueriesResource(savedQueries, new QueryViews(savedQueries, descriptions),
                 new QueryAnalysis(savedQueries.definitions()), history));
         jersey.register(new HistoryResource(history));
+        jersey.register(new EventsResource(config.getEvents().getLive().build(store, config.getStore(), history,
+                environment), credentials, consoleSessions));
         jersey.register(new CacheEntriesResource(new CacheEntries(responses, clock, about -> about == null
                 ? Scope.owns(Scope.DEFAULT)
                 : cache.queryByName(about.query()).map(q -> Scope.owns(q.workspace())).orElse(false))));

@@ -72,7 +72,7 @@ class OpenApiIT {
     void aNarrowKeySeesExactlyTheQueriesItMayCall() {
         JsonNode spec = valid(http.get("/openapi.json", narrow));
         assertThat(spec.get("openapi").asText()).isEqualTo("3.1.0");
-        assertThat(paths(spec)).containsExactly("/catalog", "/health", "/openapi.json", "/openapi.yaml", "/q/film");
+        assertThat(paths(spec)).containsExactly("/catalog", "/events", "/health", "/openapi.json", "/openapi.yaml", "/q/film");
         JsonNode get = spec.at("/paths/~1q~1film/get");
         JsonNode filmId = get.get("parameters").get(0);
         assertThat(filmId.toString()).isEqualTo("{\"name\":\"film_id\",\"in\":\"query\",\"required\":true,"

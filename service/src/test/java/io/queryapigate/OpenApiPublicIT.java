@@ -25,7 +25,7 @@ class OpenApiPublicIT {
         JsonNode anonymous = http.get("/openapi.json", null).json();
         List<String> paths = new ArrayList<>();
         anonymous.get("paths").fieldNames().forEachRemaining(paths::add);
-        assertThat(paths).containsExactlyInAnyOrder("/health", "/catalog", "/openapi.json", "/openapi.yaml");
+        assertThat(paths).containsExactlyInAnyOrder("/health", "/catalog", "/events", "/openapi.json", "/openapi.yaml");
         assertThat(http.get("/openapi.yaml", null).status()).isEqualTo(200);
         assertThat(http.get("/openapi.json", TestingConfig.ADMIN_KEY).json().get("paths").has("/q/film")).isTrue();
         http.get("/openapi.json", "wrong-key").assertRefused(401, "unauthorized");

@@ -30,6 +30,10 @@ public class EventsConfig {
     @Max(24 * 366)
     private int retentionHours = 24;
 
+    @NotNull
+    @jakarta.validation.Valid
+    private LiveConfig live = new LiveConfig();
+
     @JsonProperty
     public int getQueueCapacity() {
         return queueCapacity;
@@ -68,6 +72,16 @@ public class EventsConfig {
     @JsonProperty
     public void setRetentionHours(int retentionHours) {
         this.retentionHours = retentionHours;
+    }
+
+    @JsonProperty
+    public LiveConfig getLive() {
+        return live;
+    }
+
+    @JsonProperty
+    public void setLive(LiveConfig live) {
+        this.live = live;
     }
 
     /** The event log, writing in the background while the application runs. */

@@ -96,6 +96,20 @@ public final class RunHistory {
     }
 
     /**
+     * Each call as {@code GET /api/v1/history} writes it (query, key and people's names resolved), in the rows' order:
+     * the live stream's events, for a batch of any workspace's calls.
+     */
+    public List<ObjectNode> items(List<RunRow> rows) {
+        Map<Long, String> names = new HashMap<>();
+        for (SavedQueryRow q : store.queries().list()) {
+            names.put(q.id(), q.name());
+        }
+        List<ObjectNode> out = new java.util.ArrayList<>(rows.size());
+        page(rows, rows.size(), names).get("items").forEach(item -> out.add((ObjectNode) item));
+        return out;
+    }
+
+    /**
      * Deletes every run and event of one caller (a key's name; {@code admin} for the administrator key), or counts
      * them ({@code dryRun}): {@code {"runs", "events", "usage_periods"}}, its quota counts forgotten too.
      */

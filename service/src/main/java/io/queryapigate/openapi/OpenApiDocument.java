@@ -212,7 +212,7 @@ public final class OpenApiDocument {
         return item;
     }
 
-    /** {@code /health}, {@code /catalog}, {@code /openapi.json}, {@code /openapi.yaml}. */
+    /** {@code /health}, {@code /catalog}, {@code /events}, {@code /openapi.json}, {@code /openapi.yaml}. */
     private void documentationRoutes(ObjectNode paths) {
         ObjectNode health = paths.putObject("/health").putObject("get").put("operationId", "health")
                 .put("summary", "Liveness: the gateway answers");
@@ -243,6 +243,8 @@ public final class OpenApiDocument {
                 either));
         catalog.set("responses", catalogResponses);
 
+        liveEventsRoute(paths);
+
         for (String format : List.of("json", "yaml")) {
             ObjectNode op = paths.putObject("/openapi." + format).putObject("get")
                     .put("operationId", "openapi_" + format)
@@ -254,6 +256,35 @@ public final class OpenApiDocument {
                     .put("type", "object"); // the YAML text is the same document
             op.set("responses", r);
         }
+    }
+
+    /** {@code GET /events}: the calls this caller may see, live (docs/observability.md, "Live events"). */
+    private static void liveEventsRoute(ObjectNode paths) {
+        ObjectNode events = paths.putObject("/events").putObject("get").put("operationId", "events")
+                .put("summary", "The calls this key may see, live, as Server-Sent Events (a key its own, an"
+                        + " administrator its workspace's); resumable with Last-Event-ID");
+        events.putArray("tags").add("Service");
+        ArrayNode ep = events.putArray("parameters");
+        ep.add(param("type", JSON.objectNode().put("type", "string")).put("description",
+                "Only events of this type (query.run, the only one)."));
+        ep.add(param("kind", JSON.objectNode().put("type", "string")
+                .set("enum", JSON.arrayNode().add("saved").add("adhoc"))));
+        ep.add(param("query", JSON.objectNode().put("type", "string")).put("description",
+                "Only this saved query's calls."));
+        ep.add(param("connection", JSON.objectNode().put("type", "string")).put("description",
+                "Only the calls on this connection."));
+        ep.add(param("status", JSON.objectNode().put("type", "string").put("pattern", "^(success|error|[1-5][0-9]{2})$"))
+                .put("description", "success, error, or one HTTP status."));
+        ep.add(param("last_event_id", JSON.objectNode().put("type", "string")).put("description",
+                "Resume after this event id (as the Last-Event-ID header); anything but a whole number: live only."));
+        ep.addObject().put("name", "Last-Event-ID").put("in", "header").put("required", false)
+                .put("description", "Resume after this event id (EventSource sends it when it reconnects).")
+                .putObject("schema").put("type", "string");
+        ObjectNode responses = errorResponses(400, 401, 403, 404, 429, 503);
+        responses.putObject("200").put("description", "An endless text/event-stream: per call an event whose id is"
+                + " its event-log id and whose data is its JSON; a comment line every heartbeat").putObject("content")
+                .putObject("text/event-stream").putObject("schema").put("type", "string");
+        events.set("responses", responses);
     }
 
     /**

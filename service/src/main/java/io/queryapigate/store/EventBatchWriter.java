@@ -3,6 +3,7 @@ package io.queryapigate.store;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.util.List;
 import org.jdbi.v3.core.Handle;
@@ -12,9 +13,17 @@ import org.jdbi.v3.core.Jdbi;
  * Writes the event log's batches: one transaction per batch holds its events, the run-history rows of its saved-query
  * calls, the trim of each touched version to its newest runs and each calling key's {@code last_used_at}, each kind
  * sent as one JDBC batch. The connection is borrowed for the batch only, so a store pool of one is shared with the
- * calls. Only the event writer's thread uses it.
+ * calls. Only the event writer's thread uses it. On PostgreSQL a batch holds {@link #LIVE_LOCK} shared from before its
+ * first id is handed out until it commits, and sends {@code NOTIFY} {@value #NOTIFY_CHANNEL} as it commits: the live
+ * stream's reader takes the lock exclusively for a moment to learn an id below which every event is committed.
  */
 public final class EventBatchWriter {
+    /** The channel a committed batch notifies (PostgreSQL). */
+    public static final String NOTIFY_CHANNEL = "qag_events";
+    /** The advisory lock every batch holds shared while it writes (PostgreSQL). */
+    public static final long LIVE_LOCK = 0x51A9_0001L;
+    /** The statement a writing transaction starts with (PostgreSQL). */
+    public static final String WRITING = "SELECT pg_advisory_xact_lock_shared(" + LIVE_LOCK + ")";
     private static final String INSERT_EVENT = "INSERT INTO events (at_ms, request_id, key_id, query_id, version,"
             + " sql_hash, connection, status, rows_out, duration_us, bytes_out, error_code, role, trace_id)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
@@ -27,6 +36,7 @@ public final class EventBatchWriter {
 
     private final Jdbi jdbi;
     private final int historyPerVersion;
+    private Boolean postgres;
 
     public EventBatchWriter(Jdbi jdbi, int historyPerVersion) {
         this.jdbi = jdbi;
@@ -57,10 +67,18 @@ public final class EventBatchWriter {
             Connection c = handle.getConnection();
             boolean autoCommit = c.getAutoCommit();
             c.setAutoCommit(false);
+            if (postgres == null) {
+                postgres = c.getMetaData().getURL().startsWith("jdbc:postgresql:");
+            }
             try (PreparedStatement events = c.prepareStatement(INSERT_EVENT);
                     PreparedStatement runs = c.prepareStatement(INSERT_RUN);
                     PreparedStatement trim = c.prepareStatement(TRIM);
                     PreparedStatement keyUsed = c.prepareStatement(KEY_USED)) {
+                if (postgres) {
+                    try (Statement lock = c.createStatement()) {
+                        lock.execute(WRITING);
+                    }
+                }
                 boolean anyRun = false;
                 java.util.Map<Long, Long> lastUse = new java.util.HashMap<>();
                 for (EventRow e : batch) {
@@ -96,6 +114,11 @@ public final class EventBatchWriter {
                         trim.addBatch();
                     }
                     trim.executeBatch();
+                }
+                if (postgres) {
+                    try (Statement notify = c.createStatement()) {
+                        notify.execute("NOTIFY " + NOTIFY_CHANNEL);
+                    }
                 }
                 c.commit();
             } catch (SQLException | RuntimeException e) {

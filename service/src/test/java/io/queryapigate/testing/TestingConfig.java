@@ -52,6 +52,23 @@ public final class TestingConfig {
         }
     }
 
+    /**
+     * {@code config} with more keys in its {@code events} block ({@code eventsYaml}: lines indented by two spaces).
+     */
+    public static Path withEvents(Path config, String eventsYaml) {
+        try {
+            String yaml = Files.readString(config);
+            String events = "events:\n  flushInterval: 50ms\n";
+            if (!yaml.contains(events)) {
+                throw new AssertionError("the test configuration has no events block");
+            }
+            Files.writeString(config, yaml.replace(events, events + eventsYaml));
+            return config;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The demo DuckDB connection, as the quickstart declares it. */
     public static String demoConnection() {
         return "  demo:\n    dialect: duckdb\n    url: demo.duckdb\n    poolSize: 4\n    properties:\n"
