@@ -381,6 +381,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         environment.lifecycle().manage(instances);
         AuditDelivery auditDelivery = AuditOutputConfig.build(config.getAuditOutputs(), variables, store.jdbi(), clock,
                 mapper, version(), instances.id(), environment);
+        audit.onAppended(auditDelivery::wake);
         jersey.register(new AuditDeliveryResource(auditDelivery, mapper));
         ConnectionHealth health = new ConnectionHealth(connections, clock, config.getAlerts().healthInterval(),
                 config.getAlerts().healthTimeout());

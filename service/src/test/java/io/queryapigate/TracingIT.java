@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.testing.DropwizardTestSupport;
-import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
+import io.queryapigate.testing.Http;
 import io.queryapigate.testing.TestingConfig;
+import io.queryapigate.testing.TestingOtelCollector;
+import io.queryapigate.testing.TestingPostgres;
 import io.queryapigate.testing.TestingSecrets;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import io.queryapigate.testing.TestingPostgres;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -50,8 +47,8 @@ class TracingIT {
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
     void spansReachTheCollectorWithoutAnySecretOrValue(String storeKind) throws Exception {
-        String collector = collectorUrl();
-        Path traces = collectorDir().resolve("traces.jsonl");
+        String collector = TestingOtelCollector.url();
+        Path traces = TestingOtelCollector.dir().resolve("traces.jsonl");
         String tag = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         String service = "qag-tracing-it-" + tag;
         String value = "Zebra" + tag + "Value";
@@ -187,7 +184,7 @@ class TracingIT {
         String service = "qag-tracing-own-" + tag;
         ENVIRONMENT.clear();
         ENVIRONMENT.putAll(TestingSecrets.environment());
-        ENVIRONMENT.put("OTEL_EXPORTER_OTLP_ENDPOINT", collectorUrl());
+        ENVIRONMENT.put("OTEL_EXPORTER_OTLP_ENDPOINT", TestingOtelCollector.url());
         ENVIRONMENT.put("OTEL_SERVICE_NAME", service);
         ENVIRONMENT.put("OTEL_BSP_SCHEDULE_DELAY", "100");
         Path config = TestingConfig.write(TestingConfig.demoConnection(), TestingConfig.filmSeed()
@@ -204,7 +201,7 @@ class TracingIT {
         } finally {
             app.after();
         }
-        String exported = JSON.writeValueAsString(awaitResourceSpans(collectorDir().resolve("traces.jsonl"),
+        String exported = JSON.writeValueAsString(awaitResourceSpans(TestingOtelCollector.dir().resolve("traces.jsonl"),
                 service));
         assertThat(exported).contains("GET /q/{name}").doesNotContain(callerTrace).doesNotContain("00f067aa0ba902b7");
     }
@@ -248,28 +245,5 @@ class TracingIT {
             seen = found.size();
             Thread.sleep(1000);
         }
-    }
-
-    /**
-     * The OpenTelemetry Collector test component ({@code scripts/test-services.sh start otelcol}): {@code
-     * QAG_OTELCOL_URL}, else the local port 14318; never skipped.
-     */
-    private static String collectorUrl() {
-        String url = System.getenv("QAG_OTELCOL_URL");
-        String found = url == null || url.isBlank() ? "http://127.0.0.1:14318" : url.strip();
-        URI uri = URI.create(found);
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(uri.getHost(), uri.getPort()), 1000);
-        } catch (IOException e) {
-            throw new AssertionError("No OpenTelemetry Collector at " + found + (url == null ? "" : " (QAG_OTELCOL_URL)")
-                    + ": start it with scripts/test-services.sh start otelcol. These tests never skip.");
-        }
-        return found;
-    }
-
-    /** Where the collector writes what it received: {@code QAG_OTELCOL_DIR}, else the component's default. */
-    private static Path collectorDir() {
-        String dir = System.getenv("QAG_OTELCOL_DIR");
-        return Path.of(dir == null || dir.isBlank() ? "/opt/qag-otelcol/data" : dir.strip());
     }
 }

@@ -45,6 +45,7 @@ public final class AuditLog {
     private static final ThreadLocal<Boolean> QUIET = new ThreadLocal<>();
 
     private final Jdbi jdbi;
+    private volatile Runnable appended = () -> {};
     private final boolean postgres;
     private final AuditChain chain;
     private final Clock clock;
@@ -69,6 +70,14 @@ public final class AuditLog {
     }
 
     /** The chain's keys. */
+    /**
+     * Runs {@code listener} after each transaction that appended an entry commits (SIEM delivery sends it then,
+     * rather than at its next poll). It must return at once.
+     */
+    public void onAppended(Runnable listener) {
+        this.appended = listener;
+    }
+
     public AuditChain chain() {
         return chain;
     }
@@ -193,6 +202,7 @@ public final class AuditLog {
                 actor.requestId(), json, head.hash(), hash));
         dao.moveLink(AuditDao.HEAD, seq, hash);
         trim(dao, seq);
+        h.afterCommit(appended);
     }
 
     private AuditLink lock(AuditDao dao) {

@@ -135,6 +135,64 @@ public final class Http {
         }
     }
 
+    /**
+     * Sends {@code request} and reads only the answer's status and headers, then closes it: for an endless answer
+     * (a {@code GET /events} stream). The reply's body is empty.
+     */
+    public Reply headersOnly(HttpRequest request) {
+        try {
+            HttpResponse<java.io.InputStream> r = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            r.body().close();
+            HttpResponse<String> headers = new HttpResponse<>() {
+                @Override
+                public int statusCode() {
+                    return r.statusCode();
+                }
+
+                @Override
+                public HttpRequest request() {
+                    return r.request();
+                }
+
+                @Override
+                public java.util.Optional<HttpResponse<String>> previousResponse() {
+                    return java.util.Optional.empty();
+                }
+
+                @Override
+                public java.net.http.HttpHeaders headers() {
+                    return r.headers();
+                }
+
+                @Override
+                public String body() {
+                    return "";
+                }
+
+                @Override
+                public java.util.Optional<javax.net.ssl.SSLSession> sslSession() {
+                    return r.sslSession();
+                }
+
+                @Override
+                public URI uri() {
+                    return r.uri();
+                }
+
+                @Override
+                public HttpClient.Version version() {
+                    return r.version();
+                }
+            };
+            return new Reply(r.statusCode(), "", headers);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Creates an API key with the administrator key and returns its secret. */
     public String key(String name, java.util.Map<String, Object> grants) {
         java.util.Map<String, Object> body = new java.util.LinkedHashMap<>(grants);
