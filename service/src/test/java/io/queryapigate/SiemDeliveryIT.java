@@ -1,5 +1,6 @@
 package io.queryapigate;
 
+import static io.queryapigate.testing.Waiting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,12 +15,10 @@ import io.queryapigate.testing.TestingConfig;
 import io.queryapigate.testing.TestingOtelCollector;
 import io.queryapigate.testing.TestingSyslog;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jdbi.v3.core.Jdbi;
@@ -270,25 +269,6 @@ class SiemDeliveryIT {
 
     /** The seqs of this run's messages in a received file, in the order they arrived. */
     private static List<Long> seqs(Path file) {
-        return TestingSyslog.lines(file, RUN).stream().map(l -> {
-            Matcher m = Pattern.compile("\\[queryapigate@32473 seq=\"(\\d+)\"").matcher(l);
-            assertThat(m.find()).as(l).isTrue();
-            return Long.parseLong(m.group(1));
-        }).toList();
-    }
-
-    private static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
+        return TestingSyslog.seqs(file, RUN);
     }
 }

@@ -1,5 +1,6 @@
 package io.queryapigate;
 
+import static io.queryapigate.testing.Waiting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,11 +11,9 @@ import io.queryapigate.testing.TestingConfig;
 import io.queryapigate.testing.TestingOtelCollector;
 import io.queryapigate.testing.TestingSyslog;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -78,20 +77,5 @@ class SiemEndToEndIT {
             return true;
         });
         assertThat(http.get("/api/v1/audit/delivery", TestingConfig.ADMIN_KEY).json().get("items")).hasSize(2);
-    }
-
-    private static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
     }
 }

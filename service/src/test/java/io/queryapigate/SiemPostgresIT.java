@@ -1,5 +1,6 @@
 package io.queryapigate;
 
+import static io.queryapigate.testing.Waiting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,12 +12,8 @@ import io.queryapigate.testing.TestingConfig;
 import io.queryapigate.testing.TestingPostgres;
 import io.queryapigate.testing.TestingSyslog;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.sqlobject.SqlObjectPlugin;
 import org.junit.jupiter.api.AfterAll;
@@ -41,7 +38,6 @@ class SiemPostgresIT {
             + PG.url() + "\n  user: " + PG.user() + "\n  password: " + PG.password() + "\n"
             + "auditOutputs:\n  siem:\n    type: syslog\n    url: tcp://" + RECEIVER.address() + "\n"
             + "    batchSize: 7\n    pollInterval: 20ms\n    retryMax: 200ms\n    timeout: 1s\n    lease: 3s\n");
-    private static final Pattern SEQ = Pattern.compile("\\[queryapigate@32473 seq=\"(\\d+)\"");
     private static DropwizardTestSupport<GatewayConfiguration> first;
     private static DropwizardTestSupport<GatewayConfiguration> second;
     private static Jdbi store;
@@ -135,25 +131,6 @@ class SiemPostgresIT {
     }
 
     private static List<Long> seqs() {
-        return TestingSyslog.lines(RECEIVER.received(), RUN).stream().map(l -> {
-            Matcher m = SEQ.matcher(l);
-            assertThat(m.find()).as(l).isTrue();
-            return Long.parseLong(m.group(1));
-        }).toList();
-    }
-
-    private static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
+        return TestingSyslog.seqs(RECEIVER.received(), RUN);
     }
 }

@@ -5,13 +5,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.http.Cursors;
 import io.queryapigate.http.ServerTime;
 import io.queryapigate.store.AuditDao;
 import io.queryapigate.store.AuditRow;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -122,22 +121,15 @@ public final class AuditEntries {
     }
 
     static String encode(long seq) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(("a" + seq).getBytes(StandardCharsets.UTF_8));
+        return Cursors.encode('a', seq);
     }
 
     static long cursor(String text) {
-        try {
-            String decoded = new String(Base64.getUrlDecoder().decode(text.strip()), StandardCharsets.UTF_8);
-            if (decoded.startsWith("a")) {
-                long seq = Long.parseLong(decoded.substring(1));
-                if (seq > 0) {
-                    return seq;
-                }
-            }
-        } catch (IllegalArgumentException e) {
-            // not one of ours: refused below
+        long seq = Cursors.decode('a', text);
+        if (seq < 0) {
+            throw filterError("cursor", "cursor is not one this server returned");
         }
-        throw filterError("cursor", "cursor is not one this server returned");
+        return seq;
     }
 
     private static int limit(String text) {

@@ -7,19 +7,19 @@ import io.queryapigate.audit.AuditLog;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.events.EventLog;
-import io.queryapigate.limits.Quotas;
+import io.queryapigate.http.Cursors;
 import io.queryapigate.http.ServerTime;
+import io.queryapigate.limits.Quotas;
 import io.queryapigate.scope.Scope;
 import io.queryapigate.store.AdministratorDao;
 import io.queryapigate.store.ApiKeyRow;
-import io.queryapigate.store.PrincipalDao;
 import io.queryapigate.store.HistoryDao;
+import io.queryapigate.store.PrincipalDao;
 import io.queryapigate.store.RunRow;
 import io.queryapigate.store.SavedQueryRow;
 import io.queryapigate.store.Store;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -267,22 +267,15 @@ public final class RunHistory {
     }
 
     static String encode(long id) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(("r" + id).getBytes(StandardCharsets.UTF_8));
+        return Cursors.encode('r', id);
     }
 
     static long cursor(String text) {
-        try {
-            String decoded = new String(Base64.getUrlDecoder().decode(text.strip()), StandardCharsets.UTF_8);
-            if (decoded.startsWith("r")) {
-                long id = Long.parseLong(decoded.substring(1));
-                if (id > 0) {
-                    return id;
-                }
-            }
-        } catch (IllegalArgumentException e) {
-            // not one of ours: refused below
+        long id = Cursors.decode('r', text);
+        if (id < 0) {
+            throw filterError("cursor", "cursor is not one this server returned");
         }
-        throw filterError("cursor", "cursor is not one this server returned");
+        return id;
     }
 
     /** A whole number as written (any size: beyond an int it is -1, which no limit accepts and no version has). */

@@ -171,7 +171,7 @@ public final class LiveTail implements Managed {
                     out.accept(e);
                 }
             }
-            from = rows.get(rows.size() - 1).id();
+            from = rows.get(rows.size() - 1).run().id();
         }
     }
 
@@ -239,7 +239,7 @@ public final class LiveTail implements Managed {
         while (at < upto) {
             List<LiveRow> rows = dao.between(at, upto, BATCH);
             List<LiveEvent> events = rows.isEmpty() ? List.of() : render(rows);
-            long next = rows.isEmpty() || rows.size() < BATCH ? upto : rows.get(rows.size() - 1).id();
+            long next = rows.isEmpty() || rows.size() < BATCH ? upto : rows.get(rows.size() - 1).run().id();
             synchronized (lock) {
                 for (LiveEvent e : events) {
                     for (Subscriber s : subscribers) {
@@ -274,7 +274,7 @@ public final class LiveTail implements Managed {
         List<ObjectNode> items = history.items(runs);
         List<LiveEvent> out = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
-            LiveRow r = rows.get(i);
+            RunRow r = runs.get(i);
             ObjectNode item = items.get(i);
             ObjectNode payload = mapper.createObjectNode();
             payload.put("type", Filters.RUN);
@@ -291,7 +291,7 @@ public final class LiveTail implements Managed {
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }
-            out.add(new LiveEvent(r.id(), r.keyId(), r.workspace(), item.get("query").isNull() ? null
+            out.add(new LiveEvent(r.id(), r.keyId(), rows.get(i).workspace(), item.get("query").isNull() ? null
                     : item.get("query").asText(), r.connection(), r.sqlHash() != null, r.status(),
                     frame.getBytes(StandardCharsets.UTF_8)));
         }

@@ -1,29 +1,18 @@
 package io.queryapigate.store;
 
-/**
- * One call of the event log as the live stream reads it: the run ({@link RunRow}, its trace id too) and the
- * workspace it belongs to (its saved query's, else its connection's, else {@code default}: the rule of {@code GET /api/v1/history}).
- */
-public record LiveRow(
-        long id,
-        Long queryId,
-        Integer version,
-        long atMs,
-        String requestId,
-        long keyId,
-        String connection,
-        int status,
-        long rowsOut,
-        long durationUs,
-        String errorCode,
-        Long sqlHash,
-        String role,
-        String traceId,
-        String workspace) {
+import org.jdbi.v3.core.mapper.Nested;
+import org.jdbi.v3.core.mapper.reflect.JdbiConstructor;
 
-    /** The call as the run history shows it. */
-    public RunRow run() {
-        return new RunRow(id, queryId, version, atMs, requestId, keyId, connection, status, rowsOut, durationUs,
-                errorCode, sqlHash, role, traceId);
+/**
+ * One call of the event log as the live stream reads it: the run as the run history shows it (its trace id too) and
+ * the workspace it belongs to (its saved query's, else its connection's, else {@code default}: the rule of {@code GET
+ * /api/v1/history}).
+ */
+public record LiveRow(RunRow run, String workspace) {
+
+    @JdbiConstructor
+    public LiveRow(@Nested RunRow run, String workspace) {
+        this.run = run;
+        this.workspace = workspace;
     }
 }

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The syslog receiver of the SIEM tests, as {@code scripts/test-services.sh start rsyslog} runs it: our own rsyslogd
@@ -22,6 +24,7 @@ import java.util.concurrent.TimeUnit;
  * starts a receiver of the test's own, which the test may stop and start again.
  */
 public final class TestingSyslog {
+    private static final Pattern SEQ = Pattern.compile("\\[queryapigate@32473 seq=\"(\\d+)\"");
     private static final String START = "scripts/test-services.sh start rsyslog";
 
     private TestingSyslog() {}
@@ -74,6 +77,17 @@ public final class TestingSyslog {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The audit seqs of the messages in {@code file} that contain {@code marker}, in the order they arrived. */
+    public static List<Long> seqs(Path file, String marker) {
+        return lines(file, marker).stream().map(l -> {
+            Matcher m = SEQ.matcher(l);
+            if (!m.find()) {
+                throw new AssertionError("no seq in " + l);
+            }
+            return Long.parseLong(m.group(1));
+        }).toList();
     }
 
     private static String checked(String variable, String fallback) {
