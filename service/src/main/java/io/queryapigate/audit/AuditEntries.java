@@ -4,13 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.queryapigate.errors.ApiException;
-import io.queryapigate.http.Cursors;
-import io.queryapigate.http.ServerTime;
+import io.queryapigate.listing.ListingParams;
 import io.queryapigate.store.AuditDao;
 import io.queryapigate.store.AuditRow;
 import java.io.IOException;
-import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,6 +24,7 @@ import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
 public final class AuditEntries {
     static final int DEFAULT_LIMIT = 100;
     static final int MAX_LIMIT = 1000;
+    private static final char CURSOR = 'a';
 
     private final Jdbi jdbi;
     private final int retention;
@@ -44,10 +42,10 @@ public final class AuditEntries {
 
     /** One page, newest first; {@code workspace} null lists the whole server's log. */
     public ObjectNode list(Request r, String workspace) {
-        int size = limit(r.limit());
-        long since = bound(r.since(), "since", Long.MIN_VALUE);
-        long until = bound(r.until(), "until", Long.MAX_VALUE);
-        long before = blank(r.cursor()) ? Long.MAX_VALUE : cursor(r.cursor());
+        int size = ListingParams.limit(r.limit(), DEFAULT_LIMIT, MAX_LIMIT);
+        long since = ListingParams.bound(r.since(), "since", Long.MIN_VALUE);
+        long until = ListingParams.bound(r.until(), "until", Long.MAX_VALUE);
+        long before = ListingParams.cursor(CURSOR, r.cursor());
         Map<String, Object> binds = new HashMap<>();
         binds.put("before", before);
         binds.put("since", since);
@@ -62,7 +60,7 @@ public final class AuditEntries {
         filter(where, binds, "action", r.action());
         filter(where, binds, "actor", r.actor());
         filter(where, binds, "target", r.target());
-        if (!blank(r.text())) {
+        if (!ListingParams.blank(r.text())) {
             where.append(" AND (LOWER(actor) LIKE :text ESCAPE '!' OR LOWER(target) LIKE :text ESCAPE '!')");
             binds.put("text", "%" + r.text().strip().toLowerCase(Locale.ROOT).replace("!", "!!").replace("%", "!%")
                     .replace("_", "!_") + "%");
@@ -70,7 +68,8 @@ public final class AuditEntries {
         String inScope = scope;
         return jdbi.inTransaction(h -> {
             List<AuditRow> found = h.createQuery("SELECT " + AuditDao.COLUMNS + " FROM audit_log" + where
-                    + " ORDER BY seq DESC LIMIT " + (size + 1)).bindMap(binds).map(ConstructorMapper.of(AuditRow.class)).list();
+                    + " ORDER BY seq DESC LIMIT " + (size + 1)).bindMap(binds)
+                    .map(ConstructorMapper.of(AuditRow.class)).list();
             Map<String, Object> ws = workspace == null ? Map.of() : Map.of("workspace", workspace);
             long total = h.createQuery("SELECT COUNT(*) FROM audit_log" + inScope).bindMap(ws).mapTo(Long.class)
                     .one();
@@ -81,7 +80,7 @@ public final class AuditEntries {
     }
 
     private static void filter(StringBuilder where, Map<String, Object> binds, String column, String value) {
-        if (!blank(value)) {
+        if (!ListingParams.blank(value)) {
             where.append(" AND ").append(column).append(" = :").append(column);
             binds.put(column, value);
         }
@@ -98,7 +97,7 @@ public final class AuditEntries {
         actions.forEach(names::add);
         out.put("retention", retention);
         if (rows.size() > size) {
-            out.put("next_cursor", encode(rows.get(size - 1).seq()));
+            out.put("next_cursor", ListingParams.nextCursor(CURSOR, rows.get(size - 1).seq()));
         } else {
             out.putNull("next_cursor");
         }
@@ -120,50 +119,4 @@ public final class AuditEntries {
         return item;
     }
 
-    static String encode(long seq) {
-        return Cursors.encode('a', seq);
-    }
-
-    static long cursor(String text) {
-        long seq = Cursors.decode('a', text);
-        if (seq < 0) {
-            throw filterError("cursor", "cursor is not one this server returned");
-        }
-        return seq;
-    }
-
-    private static int limit(String text) {
-        if (blank(text)) {
-            return DEFAULT_LIMIT;
-        }
-        try {
-            BigInteger n = new BigInteger(text.strip());
-            if (n.signum() > 0 && n.compareTo(BigInteger.valueOf(MAX_LIMIT)) <= 0) {
-                return n.intValue();
-            }
-        } catch (NumberFormatException e) {
-            throw new ApiException(400, "invalid_request", "limit must be an integer",
-                    Map.of("limit", "must be an integer"));
-        }
-        throw filterError("limit", "limit must be between 1 and " + MAX_LIMIT);
-    }
-
-    private static long bound(String text, String name, long absent) {
-        if (blank(text)) {
-            return absent;
-        }
-        try {
-            return ServerTime.parseBound(text);
-        } catch (IllegalArgumentException e) {
-            throw filterError(name, name + " " + e.getMessage());
-        }
-    }
-
-    private static ApiException filterError(String name, String message) {
-        return new ApiException(400, "invalid_filter", message, Map.of(name, message));
-    }
-
-    private static boolean blank(String s) {
-        return s == null || s.isEmpty();
-    }
 }

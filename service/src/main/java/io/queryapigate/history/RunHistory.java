@@ -7,9 +7,9 @@ import io.queryapigate.audit.AuditLog;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.events.EventLog;
-import io.queryapigate.http.Cursors;
 import io.queryapigate.http.ServerTime;
 import io.queryapigate.limits.Quotas;
+import io.queryapigate.listing.ListingParams;
 import io.queryapigate.scope.Scope;
 import io.queryapigate.store.AdministratorDao;
 import io.queryapigate.store.ApiKeyRow;
@@ -18,7 +18,6 @@ import io.queryapigate.store.PrincipalDao;
 import io.queryapigate.store.RunRow;
 import io.queryapigate.store.SavedQueryRow;
 import io.queryapigate.store.Store;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -37,6 +36,7 @@ import java.util.function.Function;
 public final class RunHistory {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final int MAX_PAGE = 1000;
+    private static final char CURSOR = 'r';
 
     private final Store store;
     private final AuditLog audit;
@@ -81,12 +81,12 @@ public final class RunHistory {
                 queryId = q.id();
             }
         }
-        String kind = blank(r.kind()) ? null : r.kind();
+        String kind = ListingParams.blank(r.kind()) ? null : r.kind();
         if (kind != null && !kind.equals("saved") && !kind.equals("adhoc")) {
-            throw filterError("kind", "kind must be 'saved' or 'adhoc'");
+            throw ListingParams.invalid("kind", "kind must be 'saved' or 'adhoc'");
         }
         HistoryDao.Filter filter = filter(r, queryId, 100);
-        if (filter == null || (!blank(r.query()) && queryId == null)) {
+        if (filter == null || (!ListingParams.blank(r.query()) && queryId == null)) {
             return page(List.of(), 1, names);
         }
         filter = new HistoryDao.Filter(filter.queryId(), filter.version(), filter.outcome(), filter.status(),
@@ -114,7 +114,7 @@ public final class RunHistory {
      * them ({@code dryRun}): {@code {"runs", "events", "usage_periods"}}, its quota counts forgotten too.
      */
     public ObjectNode forget(String caller, boolean dryRun) {
-        if (blank(caller)) {
+        if (ListingParams.blank(caller)) {
             throw new ApiException(400, "invalid_body", "Name the caller to forget: a key, or jwt:<subject>",
                     Map.of("caller", "is required"));
         }
@@ -154,28 +154,24 @@ public final class RunHistory {
 
     /** The filter a request asks for, or null when it names a key that does not exist (an empty page). */
     private HistoryDao.Filter filter(Request r, Long queryId, int defaultLimit) {
-        Integer limit = integer(r.limit(), "limit");
-        int size = limit == null ? defaultLimit : limit;
-        if (size < 1 || size > MAX_PAGE) {
-            throw filterError("limit", "limit must be between 1 and " + MAX_PAGE);
-        }
-        Integer version = integer(r.version(), "version");
+        int size = ListingParams.limit(r.limit(), defaultLimit, MAX_PAGE);
+        Integer version = ListingParams.integer(r.version(), "version");
         String outcome = null;
         Integer status = null;
-        if (!blank(r.status())) {
+        if (!ListingParams.blank(r.status())) {
             if (r.status().equals("success") || r.status().equals("error")) {
                 outcome = r.status();
             } else if (r.status().matches("[1-5][0-9][0-9]")) {
                 status = Integer.parseInt(r.status());
             } else {
-                throw filterError("status", "status must be 'success' or 'error'");
+                throw ListingParams.invalid("status", "status must be 'success' or 'error'");
             }
         }
-        long since = bound(r.since(), "since", 0);
-        long until = bound(r.until(), "until", Long.MAX_VALUE);
-        long before = blank(r.cursor()) ? Long.MAX_VALUE : cursor(r.cursor());
+        long since = ListingParams.bound(r.since(), "since", 0);
+        long until = ListingParams.bound(r.until(), "until", Long.MAX_VALUE);
+        long before = ListingParams.cursor(CURSOR, r.cursor());
         Long keyId = null;
-        if (!blank(r.key())) {
+        if (!ListingParams.blank(r.key())) {
             keyId = keyId(r.key());
             if (keyId == null) {
                 return null;
@@ -208,7 +204,7 @@ public final class RunHistory {
             items.add(item);
         }
         if (rows.size() > size) {
-            out.put("next_cursor", encode(rows.get(size - 1).id()));
+            out.put("next_cursor", ListingParams.nextCursor(CURSOR, rows.get(size - 1).id()));
         } else {
             out.putNull("next_cursor");
         }
@@ -264,50 +260,5 @@ public final class RunHistory {
         }
         Optional<Long> key = store.keys().findByName(name).filter(k -> Scope.owns(k.workspace())).map(ApiKeyRow::id);
         return key.isPresent() ? key.get() : people.keyIdOf(name);
-    }
-
-    static String encode(long id) {
-        return Cursors.encode('r', id);
-    }
-
-    static long cursor(String text) {
-        long id = Cursors.decode('r', text);
-        if (id < 0) {
-            throw filterError("cursor", "cursor is not one this server returned");
-        }
-        return id;
-    }
-
-    /** A whole number as written (any size: beyond an int it is -1, which no limit accepts and no version has). */
-    private static Integer integer(String text, String name) {
-        if (blank(text)) {
-            return null;
-        }
-        try {
-            BigInteger n = new BigInteger(text.strip());
-            return n.bitLength() < 32 ? n.intValue() : -1;
-        } catch (NumberFormatException e) {
-            throw new ApiException(400, "invalid_request", name + " must be an integer",
-                    Map.of(name, "must be an integer"));
-        }
-    }
-
-    private static long bound(String text, String name, long absent) {
-        if (blank(text)) {
-            return absent;
-        }
-        try {
-            return ServerTime.parseBound(text);
-        } catch (IllegalArgumentException e) {
-            throw filterError(name, name + " " + e.getMessage());
-        }
-    }
-
-    private static ApiException filterError(String name, String message) {
-        return new ApiException(400, "invalid_filter", message, Map.of(name, message));
-    }
-
-    private static boolean blank(String s) {
-        return s == null || s.isEmpty();
     }
 }
