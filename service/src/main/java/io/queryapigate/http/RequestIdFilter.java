@@ -8,6 +8,8 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import org.slf4j.MDC;
 
 /**
@@ -17,6 +19,13 @@ import org.slf4j.MDC;
  */
 public class RequestIdFilter implements Filter {
     private final long maxBodyBytes;
+
+    /**
+     * A body refused for its declared size is read (and dropped) up to this many times the limit before the 413: a
+     * client still writing a body nobody reads fails on its write and never sees the answer. Larger ones are refused
+     * at once, and Jetty closes the connection.
+     */
+    private static final long DRAINED_MULTIPLE = 8;
 
     public RequestIdFilter(long maxBodyBytes) {
         this.maxBodyBytes = maxBodyBytes;
@@ -35,6 +44,9 @@ public class RequestIdFilter implements Filter {
         response.setHeader(RequestIds.HEADER, id);
         long length = request.getContentLengthLong();
         if (length > maxBodyBytes) {
+            if (length / DRAINED_MULTIPLE <= maxBodyBytes) {
+                readAway(request);
+            }
             response.setStatus(413);
             response.setContentType("application/json");
             response.getWriter().write("{\"error\":\"The request body is larger than " + maxBodyBytes
@@ -46,6 +58,14 @@ public class RequestIdFilter implements Filter {
             chain.doFilter(new LimitedBodyRequest(request, maxBodyBytes), res);
         } finally {
             MDC.remove("request_id");
+        }
+    }
+
+    private static void readAway(HttpServletRequest request) {
+        try (InputStream body = request.getInputStream()) {
+            body.transferTo(OutputStream.nullOutputStream());
+        } catch (IOException gone) {
+            // the client went away: the answer below is written to no one
         }
     }
 }
