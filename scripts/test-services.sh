@@ -597,7 +597,9 @@ otelcol_build() {   # once: Go from PATH or /usr/local/go, modules from the Go m
   mkdir -p "$OTELCOL_BASE" || return 1
   t0=$(now_ms)
   say "building the OpenTelemetry Collector $OTELCOL_VERSION (go build, log: $INSTALL_LOG)"
-  (cd "$QAG_ROOT/scripts/otelcol" && "$go" build -trimpath -o "$OTELCOL_BIN.tmp" .) >>"$INSTALL_LOG" 2>&1 \
+  # a CI runner may start us without HOME: Go then has no default build or module cache
+  (cd "$QAG_ROOT/scripts/otelcol" && export GOCACHE="${GOCACHE:-${HOME:-$OTELCOL_BASE}/.cache/go-build}" \
+     GOPATH="${GOPATH:-${HOME:-$OTELCOL_BASE}/go}" && "$go" build -trimpath -o "$OTELCOL_BIN.tmp" .) >>"$INSTALL_LOG" 2>&1 \
     && mv -f "$OTELCOL_BIN.tmp" "$OTELCOL_BIN" || { warn "otelcol: go build failed"; return 1; }
   say "collector built in $(secs_since "$t0")s"
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The one command that runs the whole QueryAPIGate test suite, on a fresh Debian 12 machine too:
 #   1. picks a JDK >= 21 (scripts/jdk.sh; the machine's default java 17 cannot build the project),
-#   2. installs/starts PostgreSQL, MariaDB, Redis, ClickHouse, Trino, Chromium, moto and OpenBao, and installs schemathesis
-#      (scripts/test-services.sh start),
+#   2. installs/starts every test component (scripts/test-services.sh start: PostgreSQL, MariaDB, Redis, ClickHouse,
+#      Trino, Chromium, schemathesis, moto, OpenBao, Keycloak, rsyslog, the OpenTelemetry Collector),
 #   3. exports the servers' addresses from the env file it writes (a QAG_* variable already set in the
 #      environment wins over the file),
 #   4. runs ./mvnw -B -ntp verify with any extra arguments (python3-venv installed first when missing: the
@@ -26,7 +26,8 @@ ENV_FILE="${QAG_ENV_FILE:-/tmp/qag-test-services.env}"
 export QAG_ENV_FILE="$ENV_FILE"
 
 if [ "${QAG_SKIP_SERVICES:-0}" != 1 ]; then
-  SERVICES="${QAG_TEST_SERVICES:-postgres mariadb redis clickhouse trino chromium schemathesis moto openbao keycloak}" scripts/test-services.sh start
+  # every component scripts/test-services.sh knows (its ALL_SERVICES) unless QAG_TEST_SERVICES names fewer
+  SERVICES="${QAG_TEST_SERVICES:-}" scripts/test-services.sh start
   rc=$?
   if [ "$rc" -ne 0 ]; then
     echo "test.sh: the test servers did not all come up (exit $rc); not running Maven" >&2
