@@ -78,6 +78,7 @@ public final class CallRecorder {
         private final String requestId;
         private final String queryName;
         private final Long sqlHash;
+        private final String transport;
         private Long queryId;
         private Integer version;
         private String connection;
@@ -86,6 +87,7 @@ public final class CallRecorder {
             this.caller = request.caller();
             this.requestId = request.requestId();
             this.queryName = request.queryName();
+            this.transport = request.transport();
             // ad-hoc calls always carry a hash (the history tells them from saved-query calls by it), even without SQL
             this.sqlHash = request.isSavedQuery() ? null : sqlHash(request.sql() == null ? "" : request.sql());
             this.connection = request.isSavedQuery() ? null : request.connection();
@@ -144,7 +146,7 @@ public final class CallRecorder {
             }
             events.record(new EventRow(clock.millis(), requestId, caller.keyId(), queryId, version, sqlHash,
                     connection, status, rows, nanos / 1_000, bytes, errorCode, caller.identity().role(),
-                    tracing.currentTraceId()));
+                    tracing.currentTraceId(), transport));
         }
     }
 

@@ -19,10 +19,13 @@ import java.util.Objects;
  * @param connection the connection named by the caller, or null (saved queries: their own)
  * @param timeout the caller's time limit in seconds as written, or null
  * @param output how the rows are answered
+ * @param transport how the call arrived: null for the REST API, {@link #MCP} for the MCP server (events, history)
  */
 public record CallRequest(Caller caller, String requestId, String queryName, String version, String sql,
         Map<String, String> textParams, JsonNode jsonParams, String connection, String timeout,
-        OutputRequest output) {
+        OutputRequest output, String transport) {
+    /** The transport of a call through the MCP server. */
+    public static final String MCP = "mcp";
 
     public CallRequest {
         Objects.requireNonNull(caller, "caller");
@@ -35,19 +38,26 @@ public record CallRequest(Caller caller, String requestId, String queryName, Str
             Map<String, String> textParams, JsonNode jsonParams, String connection, String timeout,
             OutputRequest output) {
         return new CallRequest(caller, requestId, Objects.requireNonNull(name, "name"), version, null, textParams,
-                jsonParams, connection, timeout, output);
+                jsonParams, connection, timeout, output, null);
     }
 
     /** A call of ad-hoc SQL. */
     public static CallRequest adHoc(Caller caller, String requestId, String sql, JsonNode params, String connection,
             String timeout, OutputRequest output) {
-        return new CallRequest(caller, requestId, null, null, sql, Map.of(), params, connection, timeout, output);
+        return new CallRequest(caller, requestId, null, null, sql, Map.of(), params, connection, timeout, output,
+                null);
     }
 
     /** The same call, answered as {@code output} says. */
     public CallRequest withOutput(OutputRequest output) {
         return new CallRequest(caller, requestId, queryName, version, sql, textParams, jsonParams, connection, timeout,
-                output);
+                output, transport);
+    }
+
+    /** The same call, arrived through {@code transport} ({@link #MCP}). */
+    public CallRequest via(String transport) {
+        return new CallRequest(caller, requestId, queryName, version, sql, textParams, jsonParams, connection, timeout,
+                output, transport);
     }
 
     public boolean isSavedQuery() {

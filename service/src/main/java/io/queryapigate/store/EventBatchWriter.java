@@ -25,10 +25,11 @@ public final class EventBatchWriter {
     /** The statement a writing transaction starts with (PostgreSQL). */
     public static final String WRITING = "SELECT pg_advisory_xact_lock_shared(" + LIVE_LOCK + ")";
     private static final String INSERT_EVENT = "INSERT INTO events (at_ms, request_id, key_id, query_id, version,"
-            + " sql_hash, connection, status, rows_out, duration_us, bytes_out, error_code, role, trace_id)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " sql_hash, connection, status, rows_out, duration_us, bytes_out, error_code, role, trace_id,"
+            + " transport) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String INSERT_RUN = "INSERT INTO run_history (query_id, version, at_ms, request_id, key_id,"
-            + " connection, status, rows_out, duration_us, error_code, trace_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " connection, status, rows_out, duration_us, error_code, trace_id, transport)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String KEY_USED = "UPDATE api_keys SET last_used_at = ? WHERE id = ?"
             + " AND (last_used_at IS NULL OR last_used_at < ?)";
     private static final String TRIM = "DELETE FROM run_history WHERE query_id = ? AND version = ? AND id <= ("
@@ -145,6 +146,7 @@ public final class EventBatchWriter {
         s.setString(12, e.errorCode());
         s.setString(13, e.role());
         s.setString(14, e.traceId());
+        s.setString(15, e.transport());
         s.addBatch();
     }
 
@@ -160,6 +162,7 @@ public final class EventBatchWriter {
         s.setLong(9, e.durationUs());
         s.setString(10, e.errorCode());
         s.setString(11, e.traceId());
+        s.setString(12, e.transport());
         s.addBatch();
     }
 
