@@ -106,6 +106,8 @@ import io.queryapigate.resources.AdministratorsResource;
 import io.queryapigate.resources.ApiKeysResource;
 import io.queryapigate.resources.AuditResource;
 import io.queryapigate.resources.RolesResource;
+import io.queryapigate.resources.WriteRequestsResource;
+import io.queryapigate.agentwrites.AgentWrites;
 import io.queryapigate.roles.RoleCache;
 import io.queryapigate.roles.Roles;
 import io.queryapigate.auth.RoleGrants;
@@ -162,6 +164,7 @@ import org.slf4j.LoggerFactory;
 /** Wires the gateway explicitly: store, dialects, auth, resources, health checks. */
 public class GatewayApplication extends Application<GatewayConfiguration> {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayApplication.class);
+    private volatile AgentWrites agentWrites;
 
     public static void main(String[] args) throws Exception {
         new GatewayApplication().run(args);
@@ -170,6 +173,11 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
     @Override
     public String getName() {
         return "queryapigate";
+    }
+
+    /** Agents' writes through saved queries (the MCP server's write tools); null until {@code run} built them. */
+    public AgentWrites agentWrites() {
+        return agentWrites;
     }
 
     @Override
@@ -233,8 +241,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         CallLimits callLimits = new CallLimits(config.getLimits().getMaxRows(), maxSql, output.getStreamMaxRows(),
                 output.paging(), output.writerOptions());
         ResponseCache responses = config.getCache().build(redis, config.getRedis(), clock, environment);
-        QueryService queries = new QueryService(new SavedQueryResolver(cache, connections, guarding, mapper),
-                new CallAuthorizer(), guarding, new Masking(config.getSecurity().getMaskingKey()), responses,
+        SavedQueryResolver resolver = new SavedQueryResolver(cache, connections, guarding, mapper);
+        QueryService queries = new QueryService(resolver, new CallAuthorizer(), guarding, new Masking(config.getSecurity().getMaskingKey()), responses,
                 connections, new CallRecorder(events, environment.metrics(), clock, tracing), callLimits, quotas,
                 new Concurrency(), environment.metrics(), clock, tracing);
         ManagedObjects managed = new ManagedObjects(store.managed());
@@ -370,6 +378,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 connections, managedConnections, cache, config.getSecurity().getMaskingKey() != null
                         && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock, audit), mapper));
         jersey.register(new MeResource());
+        agentWrites = new AgentWrites(store.jdbi(), audit, queries, resolver, guarding, mapper, clock,
+                config.getAgentWrites().approval());
+        jersey.register(new WriteRequestsResource(agentWrites));
         jersey.register(new AdministratorsResource(administrators, mapper, clock));
         jersey.register(new SsoResource(consoleSignIn, consoleSessions));
         jersey.register(new ConnectionsResource(managedConnections, mapper));

@@ -8,6 +8,7 @@ import io.queryapigate.dialect.jdbc.ResultSetReader;
 import io.queryapigate.dialect.jdbc.SqlTypeNames;
 import io.queryapigate.dialect.jdbc.TimeLimit;
 import io.queryapigate.dialect.spi.AccessMode;
+import io.queryapigate.dialect.spi.AffectedRowsExceeded;
 import io.queryapigate.dialect.spi.Capability;
 import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.dialect.spi.Dialect;
@@ -426,6 +427,32 @@ public final class DuckDbDialect implements Dialect {
     }
 
     private QueryStats runStatement(DuckDBConnection connection, SessionPlan plan, AtomicReference<Statement> current,
+            TimeLimit limit, QueryRequest request, RowSink sink) throws SQLException {
+        if (request.maxAffectedRows() <= 0) {
+            return runOnce(connection, plan, current, limit, request, sink);
+        }
+        // the call's own connection, closed after it: its transaction cannot outlive the call
+        connection.setAutoCommit(false);
+        try {
+            QueryStats stats = runOnce(connection, plan, current, limit, request, sink);
+            // a RETURNING clause answers with rows: they are what it changed
+            long affected = stats.updateCount() >= 0 ? stats.updateCount()
+                    : stats.rows() + (stats.truncated() ? 1 : 0);
+            if (affected > request.maxAffectedRows()) {
+                connection.rollback();
+                throw new AffectedRowsExceeded(affected, request.maxAffectedRows());
+            }
+            connection.commit();
+            return stats;
+        } finally {
+            if (!connection.getAutoCommit()) {
+                connection.rollback();
+                connection.setAutoCommit(true);
+            }
+        }
+    }
+
+    private QueryStats runOnce(DuckDBConnection connection, SessionPlan plan, AtomicReference<Statement> current,
             TimeLimit limit, QueryRequest request, RowSink sink) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(plan.statement())) {
             current.set(statement);
