@@ -356,7 +356,8 @@ public final class AgentWrites {
     private ObjectNode answer(WriteRequestRow request) {
         JsonNode result = parse(request.result());
         if (request.status().equals("failed")) {
-            throw new ApiException(409, result.path("code").asText("internal_error"),
+            // what it failed with the first time, again: a retry never runs it twice
+            throw new ApiException(result.path("status").asInt(409), result.path("code").asText("internal_error"),
                     result.path("error").asText("This write failed"));
         }
         ObjectNode out = JSON.objectNode();
