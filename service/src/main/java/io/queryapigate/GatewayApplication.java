@@ -165,6 +165,7 @@ import org.slf4j.LoggerFactory;
 public class GatewayApplication extends Application<GatewayConfiguration> {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayApplication.class);
     private volatile AgentWrites agentWrites;
+    private volatile Credentials credentials;
 
     public static void main(String[] args) throws Exception {
         new GatewayApplication().run(args);
@@ -178,6 +179,11 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
     /** Agents' writes through saved queries (the MCP server's write tools); null until {@code run} built them. */
     public AgentWrites agentWrites() {
         return agentWrites;
+    }
+
+    /** A presented secret (API key, admin token, JWT) to its caller, as the REST API authenticates it. */
+    public Credentials credentials() {
+        return credentials;
     }
 
     @Override
@@ -317,6 +323,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
             credentials.withJwt(new JwtAuthenticator(config.getJwt(), roleGrants,
                     store.jdbi().onDemand(PrincipalDao.class), clock));
         }
+        this.credentials = credentials;
         jersey.register(new AuthDynamicFeature(new ApiKeyAuthFilter.Builder()
                 .setAuthenticator(AuthSpans.around(credentials, tracing))
                 .setPrefix("ApiKey")

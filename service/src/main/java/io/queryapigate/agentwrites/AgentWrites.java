@@ -176,7 +176,7 @@ public final class AgentWrites {
 
     private ObjectNode ask(Caller caller, SavedQueryResolver.Resolved query, ObjectNode args, String hash) {
         long now = clock.millis();
-        String workspace = Scope.current();
+        String workspace = caller.workspace();
         WriteRequestDao dao = dao();
         int waiting = dao.pending(workspace, caller.keyId(), now);
         if (waiting >= MAX_PENDING_PER_CALLER) {
@@ -207,7 +207,7 @@ public final class AgentWrites {
      * ran (answered from what it stored), or the reason it cannot run.
      */
     private WriteRequestRow claim(Caller caller, String id, String queryName, int version, String hash) {
-        String workspace = Scope.current();
+        String workspace = caller.workspace();
         WriteRequestDao dao = dao();
         WriteRequestRow row = dao.find(workspace, id).orElse(null);
         if (row == null || row.callerKeyId() != caller.keyId() || !row.queryName().equals(queryName)) {
@@ -243,7 +243,7 @@ public final class AgentWrites {
     private ObjectNode insert(Caller caller, String requestId, SavedQueryResolver.Resolved query, ObjectNode args,
             String hash, String idempotencyKey) {
         String keyHash = null;
-        String workspace = Scope.current();
+        String workspace = caller.workspace();
         WriteRequestDao dao = dao();
         long now = clock.millis();
         if (idempotencyKey != null) {
@@ -480,7 +480,7 @@ public final class AgentWrites {
 
     private WriteRequestRow newRow(Caller caller, SavedQueryResolver.Resolved query, ObjectNode args, String hash,
             String status, long now, String idempotencyHash) {
-        return new WriteRequestRow(newId(), Scope.current(), caller.keyId(), caller.name(), query.query().id(),
+        return new WriteRequestRow(newId(), caller.workspace(), caller.keyId(), caller.name(), query.query().id(),
                 query.query().name(), query.version().version(), query.version().connectionName(), mode(query),
                 query.version().sqlText(), canonicalText(canonical(args)), hash, maxAffectedRows(query), status, now,
                 now + approvalTtl.toMillis(), null, null, null, null, null, null, idempotencyHash);
