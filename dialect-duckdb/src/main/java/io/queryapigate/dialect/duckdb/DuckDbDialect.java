@@ -72,7 +72,9 @@ import org.duckdb.StatementReturnType;
  */
 public final class DuckDbDialect implements Dialect {
 
-    private static final Set<Capability> READ_ONLY_CAPABILITIES = Set.copyOf(EnumSet.allOf(Capability.class));
+    // a read-only database runs no write, with or without a ceiling
+    private static final Set<Capability> READ_ONLY_CAPABILITIES =
+            Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.AFFECTED_ROWS_CEILING)));
     private static final Set<Capability> WRITABLE_CAPABILITIES =
             Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.SERVER_ENFORCED_READ_ONLY)));
     private static final String MEMORY = ":memory:";
