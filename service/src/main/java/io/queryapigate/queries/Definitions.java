@@ -350,7 +350,7 @@ public final class Definitions {
      * when it is published on one.
      */
     private void checkAgentWrites(ObjectNode details, SqlText text, String connection) {
-        String mode = details.path("agent_writes").asText(null);
+        String mode = agentWriteMode(details);
         if (mode == null) {
             return;
         }
