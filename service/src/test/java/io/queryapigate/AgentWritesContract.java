@@ -49,13 +49,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 abstract class AgentWritesContract {
     static final String ADMIN = TestingConfig.ADMIN_KEY;
     static final ObjectMapper MAPPER = new ObjectMapper();
-    static final TestingPostgres.Database TARGET = TestingPostgres.freshDatabase("qag_aw");
     static final TestServers.Server MARIA = TestServers.mariadb();
-    static final String MARIA_DB = "qag_aw_" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
     private static final AtomicInteger IDS = new AtomicInteger(100);
 
-    static String agent;
-    static String reader;
+    String agent;
+    String reader;
 
     /** The instance under test. */
     abstract DropwizardAppExtension<GatewayConfiguration> app();
@@ -79,78 +77,101 @@ abstract class AgentWritesContract {
         }
     }
 
-    /** The connections block: pg (pool of one) and maria (pools of one) on fresh databases, ch (ClickHouse). */
-    static String connections() {
-        String tables = "CREATE TABLE items (id INT PRIMARY KEY, grp INT NOT NULL, qty INT NOT NULL)";
-        exec("pg", tables, "CREATE TABLE notes (id SERIAL PRIMARY KEY, note VARCHAR(100) NOT NULL)",
-                "CREATE FUNCTION qag_aw_write() RETURNS int LANGUAGE sql AS"
-                        + " 'INSERT INTO notes (note) VALUES (''leak'') RETURNING 1'");
-        try (Connection c = DriverManager.getConnection(MARIA.url(), MARIA.user(), MARIA.password());
-                Statement s = c.createStatement()) {
-            s.execute("CREATE DATABASE " + MARIA_DB);
-        } catch (SQLException e) {
-            throw new AssertionError(e);
+    /** The target databases of one test class. */
+    abstract Targets targets();
+
+    /**
+     * Fresh databases on the real PostgreSQL and MariaDB, one pair per test class: tables {@code items} and
+     * {@code notes}, and {@code qag_aw_write()}, a function that inserts (the read-only proof).
+     */
+    static final class Targets {
+        final TestingPostgres.Database pg = TestingPostgres.freshDatabase("qag_aw");
+        final String mariaDb = "qag_aw_" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
+
+        Targets() {
+            String tables = "CREATE TABLE items (id INT PRIMARY KEY, grp INT NOT NULL, qty INT NOT NULL)";
+            exec("pg", tables, "CREATE TABLE notes (id SERIAL PRIMARY KEY, note VARCHAR(100) NOT NULL)",
+                    "CREATE FUNCTION qag_aw_write() RETURNS int LANGUAGE sql AS"
+                            + " 'INSERT INTO notes (note) VALUES (''leak'') RETURNING 1'");
+            try (Connection c = DriverManager.getConnection(MARIA.url(), MARIA.user(), MARIA.password());
+                    Statement s = c.createStatement()) {
+                s.execute("CREATE DATABASE " + mariaDb);
+            } catch (SQLException e) {
+                throw new AssertionError(e);
+            }
+            exec("maria", tables, "CREATE TABLE notes (id INT AUTO_INCREMENT PRIMARY KEY,"
+                    + " note VARCHAR(100) NOT NULL)", "CREATE FUNCTION qag_aw_write() RETURNS INT NOT DETERMINISTIC"
+                    + " MODIFIES SQL DATA BEGIN INSERT INTO notes (note) VALUES ('leak'); RETURN 1; END");
         }
-        exec("maria", tables, "CREATE TABLE notes (id INT AUTO_INCREMENT PRIMARY KEY, note VARCHAR(100) NOT NULL)",
-                "CREATE FUNCTION qag_aw_write() RETURNS INT NOT DETERMINISTIC MODIFIES SQL DATA"
-                        + " BEGIN INSERT INTO notes (note) VALUES ('leak'); RETURN 1; END");
-        return "  pg:\n    dialect: postgres\n    url: " + TARGET.url() + "\n    user: " + TARGET.user()
-                + "\n    password: " + TARGET.password() + "\n    poolSize: 1\n"
-                + "    allowedFunctions: [qag_aw_write]\n"
-                + "  maria:\n    dialect: mysql\n    url: " + mariaUrl() + "\n    user: " + MARIA.user()
-                + "\n    password: " + MARIA.password() + "\n    poolSize: 1\n"
-                + "    allowedFunctions: [qag_aw_write]\n"
-                + "  ch:\n    dialect: clickhouse\n    url: " + TestServers.clickhouse().url() + "\n    user: "
-                + TestServers.clickhouse().user() + "\n";
+
+        /** The connections block: pg and maria (pools of one, the writing function allowed), ch (ClickHouse). */
+        String connections() {
+            return "  pg:\n    dialect: postgres\n    url: " + pg.url() + "\n    user: " + pg.user()
+                    + "\n    password: " + pg.password() + "\n    poolSize: 1\n"
+                    + "    allowedFunctions: [qag_aw_write]\n"
+                    + "  maria:\n    dialect: mysql\n    url: " + mariaUrl() + "\n    user: " + MARIA.user()
+                    + "\n    password: " + MARIA.password() + "\n    poolSize: 1\n"
+                    + "    allowedFunctions: [qag_aw_write]\n"
+                    + "  ch:\n    dialect: clickhouse\n    url: " + TestServers.clickhouse().url() + "\n    user: "
+                    + TestServers.clickhouse().user() + "\n";
+        }
+
+        void drop() {
+            pg.dropDatabase();
+            try (Connection c = DriverManager.getConnection(MARIA.url(), MARIA.user(), MARIA.password());
+                    Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS " + mariaDb);
+            } catch (SQLException e) {
+                throw new AssertionError(e);
+            }
+        }
+
+        private String mariaUrl() {
+            String base = MARIA.url();
+            int slash = base.lastIndexOf('/');
+            int query = base.indexOf('?', slash);
+            return base.substring(0, slash + 1) + mariaDb + (query < 0 ? "" : base.substring(query));
+        }
+
+        private Connection open(String db) throws SQLException {
+            return db.equals("pg") ? DriverManager.getConnection(pg.url(), pg.user(), pg.password())
+                    : DriverManager.getConnection(mariaUrl(), MARIA.user(), MARIA.password());
+        }
+
+        void exec(String db, String... statements) {
+            try (Connection c = open(db); Statement s = c.createStatement()) {
+                for (String sql : statements) {
+                    s.execute(sql);
+                }
+            } catch (SQLException e) {
+                throw new AssertionError(e);
+            }
+        }
+
+        long one(String db, String sql) {
+            try (Connection c = open(db); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                assertThat(rs.next()).isTrue();
+                return rs.getLong(1);
+            } catch (SQLException e) {
+                throw new AssertionError(sql, e);
+            }
+        }
     }
 
     static String extraYaml() {
         return "security:\n  allowWrites: true\n";
     }
 
-    static void dropTargets() {
-        TARGET.dropDatabase();
-        try (Connection c = DriverManager.getConnection(MARIA.url(), MARIA.user(), MARIA.password());
-                Statement s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + MARIA_DB);
-        } catch (SQLException e) {
-            throw new AssertionError(e);
-        }
+    void exec(String db, String... statements) {
+        targets().exec(db, statements);
     }
 
-    private static String mariaUrl() {
-        String base = MARIA.url();
-        int slash = base.lastIndexOf('/');
-        int query = base.indexOf('?', slash);
-        return base.substring(0, slash + 1) + MARIA_DB + (query < 0 ? "" : base.substring(query));
-    }
-
-    private static Connection open(String db) throws SQLException {
-        return db.equals("pg") ? DriverManager.getConnection(TARGET.url(), TARGET.user(), TARGET.password())
-                : DriverManager.getConnection(mariaUrl(), MARIA.user(), MARIA.password());
-    }
-
-    static void exec(String db, String... statements) {
-        try (Connection c = open(db); Statement s = c.createStatement()) {
-            for (String sql : statements) {
-                s.execute(sql);
-            }
-        } catch (SQLException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    static long one(String db, String sql) {
-        try (Connection c = open(db); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            assertThat(rs.next()).isTrue();
-            return rs.getLong(1);
-        } catch (SQLException e) {
-            throw new AssertionError(sql, e);
-        }
+    long one(String db, String sql) {
+        return targets().one(db, sql);
     }
 
     /** A fresh row of {@code items}: its id. */
-    static int item(String db, int grp, int qty) {
+    int item(String db, int grp, int qty) {
         int id = IDS.incrementAndGet();
         exec(db, "INSERT INTO items (id, grp, qty) VALUES (" + id + ", " + grp + ", " + qty + ")");
         return id;
@@ -473,6 +494,29 @@ abstract class AgentWritesContract {
         assertThat(r.status()).as(r.body()).isEqualTo(400);
         assertThat(r.json().get("code").asText()).isEqualTo("invalid_body");
         assertThat(r.json().path("errors").has(field)).as(r.body()).isTrue();
+    }
+
+    @Test
+    void aConfigurationFileMarksAQueryAndAChangedCeilingIsAChange() {
+        String file = "name: aw_file\nconnection_name: pg\nsql: DELETE FROM items WHERE id = :id\n"
+                + "parameters:\n  id: {type: integer}\nagent_writes: approval\nmax_affected_rows: 3\n";
+        Reply applied = http().post("/api/v1/config/apply", ADMIN, Http.json(Map.of("files",
+                Map.of("queries/aw_file.yaml", file))));
+        assertThat(applied.status()).as(applied.body()).isEqualTo(200);
+        JsonNode version = http().get("/api/v1/queries/aw_file/versions/1", ADMIN).json();
+        assertThat(version.get("agent_writes").asText()).isEqualTo("approval");
+        assertThat(version.get("max_affected_rows").asInt()).isEqualTo(3);
+        Reply same = http().post("/api/v1/config/diff", ADMIN, Http.json(Map.of("files",
+                Map.of("queries/aw_file.yaml", file))));
+        assertThat(same.json().get("summary").get("update").asInt()).as(same.body()).isZero();
+        Reply changed = http().post("/api/v1/config/diff", ADMIN, Http.json(Map.of("files",
+                Map.of("queries/aw_file.yaml", file.replace("max_affected_rows: 3", "max_affected_rows: 4")))));
+        assertThat(changed.json().get("summary").get("update").asInt()).as(changed.body()).isEqualTo(1);
+        Reply refused = http().post("/api/v1/config/diff", ADMIN, Http.json(Map.of("files",
+                Map.of("queries/aw_file.yaml", file.replace("DELETE FROM items WHERE id = :id",
+                        "SELECT qty FROM items WHERE id = :id")))));
+        assertThat(refused.status()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.body()).contains("agent-writable");
     }
 
     @Test

@@ -10,12 +10,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** Agents' writes on the SQLite store. */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class AgentWritesIT extends AgentWritesContract {
+    private static final Targets TARGETS = new Targets();
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestingConfig.write(connections(), extraYaml()).toString());
+            GatewayApplication.class, TestingConfig.write(TARGETS.connections(), extraYaml()).toString());
 
     @AfterAll
     static void drop() {
-        dropTargets();
+        TARGETS.drop();
+    }
+
+    @Override
+    Targets targets() {
+        return TARGETS;
     }
 
     @Override

@@ -12,15 +12,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(DropwizardExtensionsSupport.class)
 class AgentWritesPostgresIT extends AgentWritesContract {
     private static final TestingPostgres.Database STORE_DB = TestingPostgres.freshDatabase("qag_aw_store");
+    private static final Targets TARGETS = new Targets();
     private static final DropwizardAppExtension<GatewayConfiguration> APP = new DropwizardAppExtension<>(
-            GatewayApplication.class, TestingConfig.write(connections(), extraYaml() + "store:\n  url: "
+            GatewayApplication.class, TestingConfig.write(TARGETS.connections(), extraYaml() + "store:\n  url: "
                     + STORE_DB.url() + "\n  user: " + STORE_DB.user() + "\n  password: " + STORE_DB.password()
                     + "\n").toString());
 
     @AfterAll
     static void drop() {
-        dropTargets();
+        TARGETS.drop();
         STORE_DB.dropDatabase();
+    }
+
+    @Override
+    Targets targets() {
+        return TARGETS;
     }
 
     @Override
