@@ -15,6 +15,8 @@ import io.queryapigate.call.OutputRequest;
 import io.queryapigate.call.QueryService;
 import io.queryapigate.call.SavedQueryResolver;
 import io.queryapigate.dialect.spi.Capability;
+import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.errors.DialectErrors;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.guard.Guarding;
 import io.queryapigate.http.ServerTime;
@@ -301,6 +303,15 @@ public final class AgentWrites {
             failure.put("error", e.getMessage());
             failure.put("code", e.code());
             failure.put("status", e.status());
+            finish(request, "failed", failure);
+            throw e;
+        } catch (DialectException e) {
+            // the database refused it: its class's status and code, as the REST answer gives them
+            DialectErrors.Answer answer = DialectErrors.of(e.error());
+            ObjectNode failure = JSON.objectNode();
+            failure.put("error", answer.message());
+            failure.put("code", answer.code());
+            failure.put("status", answer.status());
             finish(request, "failed", failure);
             throw e;
         } catch (RuntimeException e) {
