@@ -315,6 +315,14 @@ class McpServerIT {
                     .mapTo(String.class).list());
         }
         assertThat(transports).containsExactly("mcp", "mcp", "rest");
+        List<String> listed = new ArrayList<>();
+        http.get("/api/v1/history?key=mcp-recorded", ADMIN).json().get("items")
+                .forEach(run -> listed.add(run.get("transport").asText()));
+        assertThat(listed).as("newest first").containsExactly("rest", "mcp", "mcp");
+        List<String> runs = new ArrayList<>();
+        http.get("/api/v1/queries/customer_by_id/history?key=mcp-recorded", ADMIN).json().get("items")
+                .forEach(run -> runs.add(run.get("transport").asText()));
+        assertThat(runs).containsExactly("rest", "mcp");
     }
 
     @Test
