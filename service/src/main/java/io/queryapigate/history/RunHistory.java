@@ -225,7 +225,7 @@ public final class RunHistory {
         o.put("connection_name", r.connection());
         o.put("request_id", r.requestId());
         o.put("key_name", keyName.apply(r.keyId()));
-        o.put("transport", "rest");
+        o.put("transport", r.transport() == null ? "rest" : r.transport());
         o.put("status", r.succeeded() ? "success" : "error");
         if (r.succeeded()) {
             o.put("rows", r.rowsOut());

@@ -35,8 +35,8 @@ public interface HistoryDao {
 
     /** One saved query's runs. */
     @SqlQuery("SELECT id, query_id, version, at_ms, request_id, key_id, connection, status, rows_out, duration_us,"
-            + " error_code, CAST(NULL AS BIGINT) AS sql_hash, CAST(NULL AS VARCHAR(100)) AS role, trace_id"
-            + " FROM run_history WHERE query_id = :queryId" + COMMON
+            + " error_code, CAST(NULL AS BIGINT) AS sql_hash, CAST(NULL AS VARCHAR(100)) AS role, trace_id,"
+            + " transport FROM run_history WHERE query_id = :queryId" + COMMON
             + " ORDER BY id DESC LIMIT :limit")
     List<RunRow> runs(@BindMethods Filter filter);
 
@@ -46,7 +46,7 @@ public interface HistoryDao {
      * one deleted for good) is the default workspace's.
      */
     @SqlQuery("SELECT id, query_id, version, at_ms, request_id, key_id, connection, status, rows_out, duration_us,"
-            + " error_code, sql_hash, role, trace_id FROM events e WHERE (:queryId IS NULL OR query_id = :queryId)" + COMMON
+            + " error_code, sql_hash, role, trace_id, transport FROM events e WHERE (:queryId IS NULL OR query_id = :queryId)" + COMMON
             + " AND (:kind IS NULL OR (:kind = 'saved' AND sql_hash IS NULL)"
             + " OR (:kind = 'adhoc' AND sql_hash IS NOT NULL))"
             + " AND COALESCE((SELECT q.workspace FROM saved_queries q WHERE q.id = e.query_id),"
@@ -84,8 +84,8 @@ public interface HistoryDao {
 
     /** Every kept run of a query, oldest first (imports compare against them). */
     @SqlQuery("SELECT id, query_id, version, at_ms, request_id, key_id, connection, status, rows_out, duration_us,"
-            + " error_code, CAST(NULL AS BIGINT) AS sql_hash, CAST(NULL AS VARCHAR(100)) AS role, trace_id"
-            + " FROM run_history WHERE query_id = :queryId ORDER BY id")
+            + " error_code, CAST(NULL AS BIGINT) AS sql_hash, CAST(NULL AS VARCHAR(100)) AS role, trace_id,"
+            + " transport FROM run_history WHERE query_id = :queryId ORDER BY id")
     List<RunRow> runsOf(@Bind("queryId") long queryId);
 
     /** One run written as it is (imports; calls are written by {@link EventBatchWriter}); its id is ignored. */
