@@ -442,6 +442,16 @@ abstract class AgentWritesContract {
         assertThat(refusal(() -> writes().call(caller(reader), "r", "note_pg", args("note", "x"), null, null)).code())
                 .isEqualTo("read_only");
         assertThat(refusal(() -> call("note_pg", args("note", Map.of("not", "text")), null)).status()).isEqualTo(400);
+        String elsewhere = http().key("aw-elsewhere", Map.of("connections", List.of("maria"), "allow_writes", true));
+        assertThat(writes().writable(caller(elsewhere), "note_pg")).as("no grant of the query or its connection")
+                .isFalse();
+        assertThat(writes().writable(caller(agent), "note_pg")).isTrue();
+        assertThat(writes().writable(caller(agent), "no_such_query")).isFalse();
+        assertThat(writes().writable(caller(reader), "note_pg")).as("no write grant").isFalse();
+        assertThat(refusal(() -> writes().call(caller(elsewhere), "r", "note_pg", args("note", "x"), null, null))
+                .code()).isEqualTo("query_not_granted");
+        assertThat(http().get("/api/v1/write-requests?caller=aw-elsewhere", ADMIN).json().get("items"))
+                .as("nothing recorded for a caller refused").isEmpty();
         Caller admin = caller(ADMIN);
         String own = writes().call(admin, "r", "bump_pg", args("id", 1, "n", 1), null, null).get("request").asText();
         Reply self = approve(own);

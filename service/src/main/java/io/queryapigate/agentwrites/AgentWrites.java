@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.audit.Acting;
 import io.queryapigate.audit.AuditLog;
 import io.queryapigate.auth.Caller;
+import io.queryapigate.call.CallAuthorizer;
 import io.queryapigate.call.CallRequest;
 import io.queryapigate.call.CallResult;
 import io.queryapigate.call.OutputRequest;
@@ -76,6 +77,7 @@ public final class AgentWrites {
     private final AuditLog audit;
     private final QueryService queries;
     private final SavedQueryResolver resolver;
+    private final CallAuthorizer authorizer = new CallAuthorizer();
     private final Guarding guarding;
     private final ObjectMapper mapper;
     private final Clock clock;
@@ -98,12 +100,13 @@ public final class AgentWrites {
     }
 
     /**
-     * Whether this caller may write through this version over MCP: its author marked it, the server allows writes,
-     * the caller's grant allows this write (the guard, as for REST: {@code allow_writes}, {@code allowed_write_ops},
+     * Whether this caller may write through this version over MCP: its author marked it, the caller may run the query
+     * (a grant of it or of its connection), the server allows writes, the caller's grant allows this write (the guard, as for REST: {@code allow_writes}, {@code allowed_write_ops},
      * {@code allowed_tables}), and its connection's dialect can roll a write back above a ceiling.
      */
     public boolean writable(Caller caller, SavedQueryResolver.Resolved query) {
-        if (mode(query) == null || !caller.canWrite(guarding.serverAllowsWrites())) {
+        if (mode(query) == null || !caller.canWrite(guarding.serverAllowsWrites())
+                || !caller.canRunQuery(query.query().name(), query.version().connectionName())) {
             return false;
         }
         if (!query.connection().dialect().capabilities().contains(Capability.AFFECTED_ROWS_CEILING)) {
@@ -113,6 +116,15 @@ public final class AgentWrites {
             return !guarding.check(caller, query.connection(), query.sql().jdbcSql()).isRead();
         } catch (ApiException e) {
             return false;
+        }
+    }
+
+    /** As {@link #writable(Caller, SavedQueryResolver.Resolved)}, for the published version of {@code queryName}. */
+    public boolean writable(Caller caller, String queryName) {
+        try {
+            return writable(caller, resolver.resolve(caller, queryName, null));
+        } catch (ApiException e) {
+            return false; // no such query, or none published
         }
     }
 
@@ -141,7 +153,9 @@ public final class AgentWrites {
         ObjectNode args = arguments == null || arguments.isNull() ? JSON.objectNode()
                 : arguments.isObject() ? (ObjectNode) arguments
                 : throwInvalid();
+        authorizer.mayLookUp(caller, queryName);
         SavedQueryResolver.Resolved query = resolver.resolve(caller, queryName, null);
+        authorizer.savedQueryConnection(caller, queryName, query.version().connectionName(), null);
         if (!writable(caller, query)) {
             throw ApiException.forbidden("read_only", "Over MCP, saved queries only read - this one writes, so it is"
                     + " not run here");
