@@ -225,7 +225,7 @@ public final class RunHistory {
         o.put("connection_name", r.connection());
         o.put("request_id", r.requestId());
         o.put("key_name", keyName.apply(r.keyId()));
-        o.put("transport", "rest");
+        o.put("transport", r.transport() == null ? "rest" : r.transport());
         o.put("status", r.succeeded() ? "success" : "error");
         if (r.succeeded()) {
             o.put("rows", r.rowsOut());
@@ -242,6 +242,16 @@ public final class RunHistory {
             o.put("trace_id", r.traceId());
         }
         return o;
+    }
+
+    /** Each caller's name by key id: a key's, the administrator key's, a signed-in person's or administrator's. */
+    Map<Long, String> callerNames(java.util.Collection<Long> keyIds) {
+        Map<Long, String> names = keyNames();
+        List<Long> others = keyIds.stream().filter(id -> id < Caller.NO_KEY_ID).toList();
+        if (!others.isEmpty()) {
+            people.of(others).forEach((id, person) -> names.put(id, person.name()));
+        }
+        return names;
     }
 
     /** Key names by id: the administrator key's is {@code admin}. */

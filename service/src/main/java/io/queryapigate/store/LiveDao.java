@@ -12,7 +12,7 @@ import org.jdbi.v3.sqlobject.statement.SqlQuery;
 @RegisterConstructorMapper(LiveRow.class)
 public interface LiveDao {
     String COLUMNS = "SELECT id, query_id, version, at_ms, request_id, key_id, connection, status, rows_out,"
-            + " duration_us, error_code, sql_hash, role, trace_id,"
+            + " duration_us, error_code, sql_hash, role, trace_id, transport,"
             + " COALESCE((SELECT q.workspace FROM saved_queries q WHERE q.id = e.query_id),"
             + " (SELECT c.workspace FROM connections c WHERE c.name = e.connection), 'default') AS workspace"
             + " FROM events e WHERE id > :after AND id <= :upto";

@@ -7,7 +7,7 @@ import org.jdbi.v3.core.mapper.reflect.JdbiConstructor;
  * any call from the event log ({@code queryId} and {@code version} null for ad-hoc SQL and for saved-query calls
  * refused before the query was found; {@code sqlHash} set for ad-hoc SQL only). {@code role}: the role the caller
  * acted under (the event log's; null in {@code run_history}). {@code traceId}: the trace the call was part of, when
- * tracing was on.
+ * tracing was on. {@code transport}: how the call arrived, null for the REST API, {@code mcp} for the MCP server.
  */
 public record RunRow(
         long id,
@@ -23,7 +23,8 @@ public record RunRow(
         String errorCode,
         Long sqlHash,
         String role,
-        String traceId) {
+        String traceId,
+        String transport) {
 
     @JdbiConstructor
     public RunRow {
@@ -33,7 +34,7 @@ public record RunRow(
     public RunRow(long id, Long queryId, Integer version, long atMs, String requestId, long keyId, String connection,
             int status, long rowsOut, long durationUs, String errorCode, Long sqlHash, String role) {
         this(id, queryId, version, atMs, requestId, keyId, connection, status, rowsOut, durationUs, errorCode, sqlHash,
-                role, null);
+                role, null, null);
     }
 
     /** True for ad-hoc SQL. */
