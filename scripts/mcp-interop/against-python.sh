@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs client.py against the Python original's own MCP server, to prove the client side before it meets ours:
-# a fresh home with a SQLite data file (30 films, a notes table), `queryapigate serve` (REST, for the setup and the
+# a fresh home with a SQLite data file (30 films, a notes table) and another the agent may not use, `queryapigate serve` (REST, for the setup and the
 # approval) and `queryapigate mcp` (the MCP server, 5 rows at most per result), then the scripted session.
 #   scripts/mcp-interop/against-python.sh SERVER_VENV [CLIENT_VENV]
 # SERVER_VENV: a virtualenv with queryapigate[mcp] installed (the original pins mcp<2); CLIENT_VENV (default the
@@ -23,6 +23,8 @@ c.executemany('INSERT INTO film VALUES (?, ?)', [(i, f'Film {i}') for i in range
 c.execute('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)')
 c.commit()
 PY
+"$venv/bin/python" -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE s (n INTEGER)"); c.commit()' \
+    "$dir/other.sqlite"
 
 export QUERYAPIGATE_HOME=$dir/home QUERYAPIGATE_API_KEY=$admin QUERYAPIGATE_ALLOW_WRITES=true \
     QUERYAPIGATE_MCP_MAX_ROWS=5
@@ -46,8 +48,9 @@ post /api/v1/queries '{"name": "film", "description": "One film by its id", "con
     "parameters": {"film_id": {"type": "int", "min": 1}}, "publish": true}' >/dev/null
 post /api/v1/queries '{"name": "films", "description": "Every film", "connection_name": "data",
     "sql": "SELECT film_id, title FROM film ORDER BY film_id", "publish": true}' >/dev/null
-post /api/v1/queries '{"name": "secret", "description": "Not granted to the agent", "connection_name": "data",
-    "sql": "SELECT COUNT(*) AS n FROM film", "publish": true}' >/dev/null
+post /api/v1/connections "{\"name\": \"other\", \"db\": \"sqlite\", \"database\": \"$dir/other.sqlite\"}" >/dev/null
+post /api/v1/queries '{"name": "secret", "description": "Not granted to the agent", "connection_name": "other",
+    "sql": "SELECT COUNT(*) AS n FROM s", "publish": true}' >/dev/null
 post /api/v1/queries '{"name": "add_note", "description": "Add a note", "connection_name": "data",
     "sql": "INSERT INTO notes (id, text) VALUES (:id, :text)", "agent_writes": "approval", "max_affected_rows": 1,
     "parameters": {"id": {"type": "int", "min": 1, "required": true}, "text": {"type": "str", "required": true}},
