@@ -37,6 +37,9 @@ abstract class LiveEventsContract {
     /** How many streams it holds open. */
     abstract IntSupplier streams();
 
+    /** Its metrics. */
+    abstract com.codahale.metrics.MetricRegistry metrics();
+
     Http http() {
         return new Http(base());
     }
@@ -256,6 +259,25 @@ abstract class LiveEventsContract {
             assertThat(idle.retry()).isEqualTo(3000);
             assertThat(idle.ended()).isFalse();
         }
+    }
+
+    @Test
+    void withNoStreamOpenTheTailReadsNoEvent() throws Exception {
+        await("the other tests' streams gone", () -> streams().getAsInt() == 0);
+        String[] key = filmKey();
+        long written = metrics().counter("events.written").getCount();
+        long tailed = metrics().counter("events.live.tailed").getCount();
+        film(key[1], 1);
+        film(key[1], 2);
+        await("both calls written", () -> metrics().counter("events.written").getCount() >= written + 2);
+        Thread.sleep(500); // several checks of the tail (NOTIFY on PostgreSQL, a 100 ms poll on SQLite)
+        assertThat(metrics().counter("events.live.tailed").getCount()).as("rows the tail read for nobody")
+                .isEqualTo(tailed);
+        try (TestingSse stream = open("/events", key[1])) {
+            await("subscribed", () -> streams().getAsInt() == 1);
+            awaitCalls(stream, List.of(film(key[1], 3)));
+        }
+        assertThat(metrics().counter("events.live.tailed").getCount()).as("read for a stream").isGreaterThan(tailed);
     }
 
     @Test

@@ -22,4 +22,9 @@ class LiveEventsIT extends LiveEventsContract {
     IntSupplier streams() {
         return () -> gauge(APP.getEnvironment());
     }
+
+    @Override
+    com.codahale.metrics.MetricRegistry metrics() {
+        return APP.getEnvironment().metrics();
+    }
 }

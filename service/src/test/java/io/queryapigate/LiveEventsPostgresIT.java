@@ -64,6 +64,11 @@ class LiveEventsPostgresIT extends LiveEventsContract {
         return () -> gauge(A.getEnvironment());
     }
 
+    @Override
+    com.codahale.metrics.MetricRegistry metrics() {
+        return A.getEnvironment().metrics();
+    }
+
     @Test
     void twoInstancesWritingAtOnceEachStreamSeesEveryCallOnceInIdOrder() throws Exception {
         String[] key = filmKey();

@@ -64,6 +64,7 @@ public final class LiveTail implements Managed {
     private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
     private final Object lock = new Object();
     private final Counter delivered;
+    private final Counter tailed;
     private final Counter slow;
     private long cursor;
     private volatile boolean running;
@@ -82,6 +83,7 @@ public final class LiveTail implements Managed {
         this.settings = settings;
         this.postgres = url.startsWith("jdbc:postgresql:");
         this.delivered = metrics.counter("events.live.delivered");
+        this.tailed = metrics.counter("events.live.tailed");
         this.slow = metrics.counter("events.live.slow_disconnects");
         metrics.gauge("events.live.streams", () -> subscribers::size);
     }
@@ -229,15 +231,20 @@ public final class LiveTail implements Managed {
         }
     }
 
-    /** Delivers every event committed since the last check. */
+    /** Delivers every event committed since the last check; with no stream open, only moves past them. */
     void check() {
         long upto = watermark();
         long at;
         synchronized (lock) {
+            if (subscribers.isEmpty()) { // a stream opened later starts here, and replays from the store
+                cursor = Math.max(cursor, upto);
+                return;
+            }
             at = cursor;
         }
         while (at < upto) {
             List<LiveRow> rows = dao.between(at, upto, BATCH);
+            tailed.inc(rows.size());
             List<LiveEvent> events = rows.isEmpty() ? List.of() : render(rows);
             long next = rows.isEmpty() || rows.size() < BATCH ? upto : rows.get(rows.size() - 1).run().id();
             synchronized (lock) {
