@@ -81,7 +81,7 @@ class McpPythonInteropIT {
         write.put("publish", true);
         save(http, write);
         agentKey = http.key(AGENT, Map.of("queries", List.of("film", "many", "add_note"), "allow_writes", true));
-        Reply many = http.get("/q/many", agentKey);
+        Reply many = http.get("/q/many?page_size=1000", agentKey);
         assertThat(many.status()).as(many.body()).isEqualTo(200);
         assertThat(many.json().size()).as("over REST: every row").isEqualTo(1000);
     }
