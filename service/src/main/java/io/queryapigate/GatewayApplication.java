@@ -148,6 +148,15 @@ import io.queryapigate.secrets.SecretReferences;
 import io.queryapigate.siem.AuditDelivery;
 import io.queryapigate.config.AuditOutputConfig;
 import io.queryapigate.store.Store;
+import io.queryapigate.config.McpConfig;
+import io.queryapigate.mcp.McpEndpoint;
+import io.queryapigate.mcp.McpOAuth;
+import io.queryapigate.mcp.McpResources;
+import io.queryapigate.mcp.McpTools;
+import io.queryapigate.mcp.ToolCalls;
+import io.queryapigate.mcp.WriteTools;
+import io.queryapigate.resources.McpStatusResource;
+import io.queryapigate.cli.McpCommand;
 import jakarta.servlet.DispatcherType;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -194,6 +203,10 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         bootstrap.addCommand(new ConfigCommand());
         bootstrap.addCommand(new AdminsCommand());
         bootstrap.addCommand(new AuditCommand());
+        bootstrap.addCommand(new McpCommand(this, () -> {
+            Mcp built = mcp();
+            return new McpCommand.Served(built.endpoint(), built.credentials());
+        }));
     }
 
     /** The call pipeline this application runs, once it runs: for front doors in the same process, and tests. */
@@ -248,7 +261,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         CallLimits callLimits = new CallLimits(config.getLimits().getMaxRows(), maxSql, output.getStreamMaxRows(),
                 output.paging(), output.writerOptions());
         ResponseCache responses = config.getCache().build(redis, config.getRedis(), clock, environment);
-        QueryService queries = new QueryService(new SavedQueryResolver(cache, connections, guarding, mapper),
+        SavedQueryResolver resolver = new SavedQueryResolver(cache, connections, guarding, mapper);
+        QueryService queries = new QueryService(resolver,
                 new CallAuthorizer(), guarding, new Masking(config.getSecurity().getMaskingKey()), responses,
                 connections, new CallRecorder(events, environment.metrics(), clock, tracing), callLimits, quotas,
                 new Concurrency(), environment.metrics(), clock, tracing);
@@ -318,6 +332,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 new WebApplicationExceptionMapper(), new ParamExceptionMapper(), new SecretUnavailableMapper(),
                 new UnexpectedExceptionMapper())
                 .forEach(jersey::register);
+        config.getMcp().validate();
         Credentials credentials = new Credentials(new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache,
                 mapper, clock, roleGrants, Narrowing::apply))
                 .withAdminTokens(new AdminTokenAuthenticator(store.jdbi(), clock));
@@ -326,8 +341,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                     store.jdbi().onDemand(PrincipalDao.class), clock));
         }
         this.credentials = credentials;
+        var authenticator = AuthSpans.around(credentials, tracing);
         jersey.register(new AuthDynamicFeature(new ApiKeyAuthFilter.Builder()
-                .setAuthenticator(AuthSpans.around(credentials, tracing))
+                .setAuthenticator(authenticator)
                 .setPrefix("ApiKey")
                 .setRealm("queryapigate")
                 .buildAuthFilter()
@@ -353,7 +369,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         Workspaces workspaces = new Workspaces(store, clock,
                 java.time.Duration.ofMillis(config.getMetadataCache().getTtl().toMilliseconds()), audit);
         jersey.register(new WorkspacePrefix());
-        jersey.register(new WorkspaceSettling(workspaces));
+        WorkspaceSettling settling = new WorkspaceSettling(workspaces);
+        jersey.register(settling);
         jersey.register(new WorkspacesResource(workspaces, mapper));
         jersey.register(new HealthResource(version(), clock));
         jersey.register(new QueryResource(queries, callLimits.paging()));
@@ -381,8 +398,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                         output.getMaxPageSize(), output.getStreamMaxRows())));
         jersey.register(new RolesResource(roles, managed, connections, mapper,
                 config.getSecurity().getMaskingKey() != null && !config.getSecurity().getMaskingKey().isBlank()));
-        jersey.register(new SchemaResource(new SchemaBrowser(connections, descriptions,
-                config.getMetadataCache().schemaTtlValue(), clock), apiKeys));
+        SchemaBrowser schemaBrowser = new SchemaBrowser(connections, descriptions,
+                config.getMetadataCache().schemaTtlValue(), clock);
+        jersey.register(new SchemaResource(schemaBrowser, apiKeys));
         jersey.register(new DescriptionsResource(descriptions));
         jersey.register(new ConfigResource(new ConfigCode(store, savedQueries, apiKeys, roles, managed, descriptions,
                 connections, managedConnections, cache, config.getSecurity().getMaskingKey() != null
@@ -413,11 +431,38 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 SwaggerUi.fromClassPath(GatewayApplication.class.getClassLoader()))));
         Routes routes = new Routes();
         jersey.register(routes);
+        CallableQueries callable = new CallableQueries(savedQueries, v -> savedQueries.resultColumns(v).orElse(null));
+        Catalog catalog = new Catalog(mapper, config.getLimits().getPerAddress(), config.getSecurity().isAllowWrites());
         jersey.register(new OpenApiResource(new OpenApiDocument(version(), output.getDefaultPageSize(),
-                output.getMaxPageSize(), routes, ManagementDocs.load()),
-                new CallableQueries(savedQueries, v -> savedQueries.resultColumns(v).orElse(null)),
-                new Catalog(mapper, config.getLimits().getPerAddress(), config.getSecurity().isAllowWrites()),
-                postman));
+                output.getMaxPageSize(), routes, ManagementDocs.load()), callable, catalog, postman));
+
+        McpConfig mcpConfig = config.getMcp();
+        mcp = new McpEndpoint(mcpConfig,
+                new McpTools(callable, savedQueries, resolver, writeTools, mcpConfig.getMaxRows()),
+                new ToolCalls(queries, resolver, savedQueries, schemaBrowser, quotas, writeTools, mapper,
+                        mcpConfig.getMaxRows()),
+                new McpResources(callable, catalog, connections, schemaBrowser, mapper), version());
+        mcpCredentials = authenticator;
+        jersey.register(new McpStatusResource(mcp, apiKeys));
+        if (mcpConfig.isEnabled()) {
+            JwtAuthenticator oauthTokens = mcpConfig.getOauth() == null ? null : new JwtAuthenticator(
+                    McpOAuth.issuers(mcpConfig.getOauth()), roleGrants, store.jdbi().onDemand(PrincipalDao.class),
+                    clock);
+            mcp.serveHttp(environment, authenticator, oauthTokens, limits, clientAddress, settling,
+                    config.getLimits().getMaxRequestBody().toBytes());
+        }
+    }
+
+    /** The write tools the MCP server offers ({@code agentwrites}); none until they are wired. */
+    private WriteTools writeTools = WriteTools.NONE;
+    private McpEndpoint mcp;
+    private io.dropwizard.auth.Authenticator<String, Caller> mcpCredentials;
+
+    /** The MCP server this process built in {@link #run}, for {@code mcp --stdio}, and REST's authenticator. */
+    public record Mcp(McpEndpoint endpoint, io.dropwizard.auth.Authenticator<String, Caller> credentials) {}
+
+    Mcp mcp() {
+        return new Mcp(mcp, mcpCredentials);
     }
 
     /**

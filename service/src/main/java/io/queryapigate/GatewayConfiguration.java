@@ -116,6 +116,21 @@ public class GatewayConfiguration extends Configuration {
     @NotNull
     private AccessLogConfig accessLog = new AccessLogConfig();
 
+    @Valid
+    @NotNull
+    private io.queryapigate.config.McpConfig mcp = new io.queryapigate.config.McpConfig();
+
+    /** The MCP server (docs/mcp.md). */
+    @JsonProperty
+    public io.queryapigate.config.McpConfig getMcp() {
+        return mcp;
+    }
+
+    @JsonProperty
+    public void setMcp(io.queryapigate.config.McpConfig mcp) {
+        this.mcp = mcp;
+    }
+
     /** SIEM outputs of the audit log, by name (docs/audit.md, "Delivery to a SIEM"); empty: none. */
     @NotNull
     private Map<String, AuditOutputConfig> auditOutputs = new LinkedHashMap<>();

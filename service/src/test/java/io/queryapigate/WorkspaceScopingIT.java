@@ -368,6 +368,7 @@ class WorkspaceScopingIT {
         }
         http.get("/w/team-b/api/v1/connections/b_conn/schema?key=a_key", secret)
                 .assertRefused(404, "key_not_found");
+        http.get("/w/team-b/api/v1/mcp/tools?key=a_key", secret).assertRefused(404, "key_not_found");
         // the lists through team-a's prefix do show them: the test can fail
         assertThat(http.get("/w/team-a/api/v1/queries", ADMIN).body()).contains("a_q");
         assertThat(http.get("/w/team-a/api/v1/history", ADMIN).body()).contains("a_q");
@@ -384,6 +385,12 @@ class WorkspaceScopingIT {
         http.post("/w/team-b/execute_sql", secret, Http.json(Map.of("sql", "SELECT v FROM t", "connection_name",
                 "a_conn"))).assertRefused(404, "connection_not_found");
         assertTeamAIntact(http, teams);
+    }
+
+    /** One MCP request, as JSON-RPC over the Streamable HTTP transport. */
+    private static Reply mcp(Http http, String path, String key, String method, String params) {
+        return http.request("POST", path, key, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"" + method
+                + "\", \"params\": " + params + "}", "Accept", "application/json, text/event-stream");
     }
 
     @ParameterizedTest
@@ -418,6 +425,17 @@ class WorkspaceScopingIT {
             assertNoTeamA(doc, r.body(), teams);
         }
         assertThat(http.get("/openapi.json", teams.aKey()).body()).as("the positive control").contains("a_q");
+        // the MCP server: the key's own workspace's tools only, another workspace's path refused
+        Reply tools = mcp(http, "/mcp", b, "tools/list", "{}");
+        assertThat(tools.status()).as(tools.body()).isEqualTo(200);
+        assertThat(tools.body()).contains("b_q");
+        assertNoTeamA("MCP tools/list", tools.body(), teams);
+        Reply called = mcp(http, "/mcp", b, "tools/call", "{\"name\": \"a_q\", \"arguments\": {}}");
+        assertThat(called.json().get("result").get("structuredContent").get("code").asText())
+                .isEqualTo("query_not_found");
+        mcp(http, "/w/team-a/mcp", b, "tools/list", "{}").assertRefused(404, "workspace_not_found");
+        assertThat(mcp(http, "/mcp", teams.aKey(), "tools/list", "{}").body()).as("the positive control")
+                .contains("a_q");
         // the management API is not a key's, whatever it names
         for (String operation : operations()) {
             String method = operation.substring(0, operation.indexOf(' '));

@@ -237,7 +237,8 @@ public final class QueryService {
         Connection connection = connection(caller, connectionName);
         SqlText text = SqlText.parse(request.sql(), connection.lexicalRules());
         SqlShape.checkShape(text, maxSqlLength);
-        GuardResult verdict = guard(caller, connection, text.jdbcSql());
+        // over MCP, ad-hoc SQL only reads, whatever the caller's write grant (the original's rule)
+        GuardResult verdict = guard(caller, connection, text.jdbcSql(), CallRequest.MCP.equals(request.transport()));
         if (tracing.on() && Span.current().isRecording()) {
             Span.current().setAttribute(CONNECTION, connectionName);
             Span.current().setAttribute(DIALECT, connection.dialectName());
@@ -250,9 +251,13 @@ public final class QueryService {
 
     /** The guard's check for this caller, in its own span. */
     private GuardResult guard(Caller caller, Connection connection, String sql) {
+        return guard(caller, connection, sql, false);
+    }
+
+    private GuardResult guard(Caller caller, Connection connection, String sql, boolean readOnly) {
         Span span = tracing.start("guard");
         try {
-            return guarding.check(caller, connection, sql);
+            return readOnly ? guarding.checkReadOnly(caller, connection, sql) : guarding.check(caller, connection, sql);
         } catch (ApiException e) {
             Tracing.failed(span, e.code());
             throw e;

@@ -22,7 +22,7 @@ import java.util.List;
  * API's errors.
  */
 public final class Guarding {
-    private record OptionsKey(Grants grants, boolean admin, String connection) {}
+    private record OptionsKey(Grants grants, boolean admin, String connection, boolean readOnly) {}
 
     private final SqlGuard guard;
     private final boolean serverAllowsWrites;
@@ -39,8 +39,18 @@ public final class Guarding {
 
     /** Checks {@code jdbcSql} for this caller on this connection. */
     public GuardResult check(Caller caller, Connection connection, String jdbcSql) {
-        GuardOptions o = options.get(new OptionsKey(caller.grants(), caller.admin(), connection.name()),
-                k -> build(caller, connection));
+        GuardOptions o = options.get(new OptionsKey(caller.grants(), caller.admin(), connection.name(), false),
+                k -> build(caller, connection, caller.canWrite(serverAllowsWrites)));
+        return check(jdbcSql, o);
+    }
+
+    /**
+     * Checks {@code jdbcSql} for this caller on this connection as a reader, whatever its write grant: a write is
+     * refused as for a key without one ({@code read_only}). The MCP server's {@code execute_sql}.
+     */
+    public GuardResult checkReadOnly(Caller caller, Connection connection, String jdbcSql) {
+        GuardOptions o = options.get(new OptionsKey(caller.grants(), caller.admin(), connection.name(), true),
+                k -> build(caller, connection, false));
         return check(jdbcSql, o);
     }
 
@@ -68,8 +78,7 @@ public final class Guarding {
         }
     }
 
-    private GuardOptions build(Caller caller, Connection connection) {
-        boolean writer = caller.canWrite(serverAllowsWrites);
+    private GuardOptions build(Caller caller, Connection connection, boolean writer) {
         GuardOptions o = writer ? GuardOptions.writer(connection.family()) : GuardOptions.readOnly(connection.family());
         o = o.withLexicalRules(connection.lexicalRules())
                 .withDefaults(connection.namespace().catalog(), connection.namespace().schema())

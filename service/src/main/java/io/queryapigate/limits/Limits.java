@@ -47,18 +47,58 @@ public final class Limits {
 
     /** Called once the key is known. */
     public void checkKey(Caller caller, ContainerRequestContext request) {
-        if (caller.admin()) {
-            return;
-        }
-        String bucket = "key:" + caller.keyId();
-        if (caller.grants().rateLimit() != null) {
-            Limiter.Decision d = limiter.tryAcquire(bucket, Rate.of(caller.grants().rateLimit()));
+        Limiter.Decision d = keyDecision(caller);
+        if (d != null) {
             request.setProperty(KEY_DECISION, d);
-            if (!d.allowed()) {
-                rejections.inc();
-                refusals.note(caller.keyId());
-                throw ApiException.rateLimited("Rate limit exceeded for this API key.", d.retryAfterMillis());
-            }
+            refuseKey(d);
+        }
+    }
+
+    /**
+     * The key's own rate limit, for one request: its decision (counted as a refusal when it refuses), or null when
+     * the key has none or is the administrator key. {@link #refuseKey} turns a refusal into the 429.
+     */
+    public Limiter.Decision keyDecision(Caller caller) {
+        if (caller.admin() || caller.grants().rateLimit() == null) {
+            return null;
+        }
+        Limiter.Decision d = limiter.tryAcquire("key:" + caller.keyId(), Rate.of(caller.grants().rateLimit()));
+        if (!d.allowed()) {
+            rejections.inc();
+            refusals.note(caller.keyId());
+        }
+        return d;
+    }
+
+    /** Throws the 429 {@code rate_limited} of a key's refusing decision. */
+    public static void refuseKey(Limiter.Decision d) {
+        if (d != null && !d.allowed()) {
+            throw ApiException.rateLimited("Rate limit exceeded for this API key.", d.retryAfterMillis());
+        }
+    }
+
+    /**
+     * The per-address limit, for one request from {@code remoteAddress} (through {@code forwardedFor} when it comes
+     * from a trusted proxy): its decision (counted as a refusal when it refuses), or null when there is no limit.
+     * {@link #refuseAddress} turns a refusal into the 429.
+     */
+    public Limiter.Decision addressDecision(String remoteAddress, String forwardedFor) {
+        if (perAddress == null) {
+            return null;
+        }
+        byte[] client = addresses.resolve(remoteAddress, forwardedFor);
+        String bucket = "ip:" + (client == null ? "unknown" : HexFormat.of().formatHex(client));
+        Limiter.Decision d = limiter.tryAcquire(bucket, perAddress);
+        if (!d.allowed()) {
+            rejections.inc();
+        }
+        return d;
+    }
+
+    /** Throws the 429 {@code rate_limited} of an address's refusing decision. */
+    public static void refuseAddress(Limiter.Decision d) {
+        if (d != null && !d.allowed()) {
+            throw ApiException.rateLimited("Rate limit exceeded.", d.retryAfterMillis());
         }
     }
 
@@ -73,15 +113,10 @@ public final class Limits {
             if (perAddress == null || request.getUriInfo().getPath().equals("health")) {
                 return;
             }
-            byte[] client = addresses.resolve(servletRequest.getRemoteAddr(),
+            Limiter.Decision d = addressDecision(servletRequest.getRemoteAddr(),
                     servletRequest.getHeader("X-Forwarded-For"));
-            String bucket = "ip:" + (client == null ? "unknown" : HexFormat.of().formatHex(client));
-            Limiter.Decision d = limiter.tryAcquire(bucket, perAddress);
             request.setProperty(IP_DECISION, d);
-            if (!d.allowed()) {
-                rejections.inc();
-                throw ApiException.rateLimited("Rate limit exceeded.", d.retryAfterMillis());
-            }
+            refuseAddress(d);
         }
 
         @Override

@@ -10,13 +10,13 @@ import java.math.BigDecimal;
  * A saved query's parameter rules as JSON Schema (OpenAPI 3.1): the same rules {@code params.ParamRules} checks on
  * every call, so a value the schema allows is a value the call accepts.
  */
-final class ParamSchemas {
+public final class ParamSchemas {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private ParamSchemas() {}
 
     /** The schema of one parameter's value. */
-    static ObjectNode of(ParamSpec spec) {
+    public static ObjectNode of(ParamSpec spec) {
         ObjectNode s = JSON.objectNode();
         switch (spec.type()) {
             case INT -> s.put("type", "integer").put("format", "int64");

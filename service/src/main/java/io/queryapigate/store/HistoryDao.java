@@ -39,8 +39,8 @@ public interface HistoryDao {
 
     /** One saved query's runs. */
     @SqlQuery("SELECT id, query_id, version, at_ms, request_id, key_id, connection, status, rows_out, duration_us,"
-            + " error_code, CAST(NULL AS BIGINT) AS sql_hash, CAST(NULL AS VARCHAR(100)) AS role, trace_id, transport"
-            + " FROM run_history WHERE query_id = :queryId" + COMMON
+            + " error_code, CAST(NULL AS BIGINT) AS sql_hash, CAST(NULL AS VARCHAR(100)) AS role, trace_id,"
+            + " transport FROM run_history WHERE query_id = :queryId" + COMMON
             + " ORDER BY id DESC LIMIT :limit")
     List<RunRow> runs(@BindMethods Filter filter);
 
@@ -97,8 +97,8 @@ public interface HistoryDao {
 
     /** Every kept run of a query, oldest first (imports compare against them). */
     @SqlQuery("SELECT id, query_id, version, at_ms, request_id, key_id, connection, status, rows_out, duration_us,"
-            + " error_code, CAST(NULL AS BIGINT) AS sql_hash, CAST(NULL AS VARCHAR(100)) AS role, trace_id, transport"
-            + " FROM run_history WHERE query_id = :queryId ORDER BY id")
+            + " error_code, CAST(NULL AS BIGINT) AS sql_hash, CAST(NULL AS VARCHAR(100)) AS role, trace_id,"
+            + " transport FROM run_history WHERE query_id = :queryId ORDER BY id")
     List<RunRow> runsOf(@Bind("queryId") long queryId);
 
     /** One run written as it is (imports; calls are written by {@link EventBatchWriter}); its id is ignored. */

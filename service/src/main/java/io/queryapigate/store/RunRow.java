@@ -7,7 +7,7 @@ import org.jdbi.v3.core.mapper.reflect.JdbiConstructor;
  * any call from the event log ({@code queryId} and {@code version} null for ad-hoc SQL and for saved-query calls
  * refused before the query was found; {@code sqlHash} set for ad-hoc SQL only). {@code role}: the role the caller
  * acted under (the event log's; null in {@code run_history}). {@code traceId}: the trace the call was part of, when
- * tracing was on. {@code transport}: how the call arrived, null for the REST API, {@code mcp} for the MCP server.
+ * tracing was on. {@code transport}: how the call arrived, null for REST, {@code mcp} for the MCP server.
  */
 public record RunRow(
         long id,

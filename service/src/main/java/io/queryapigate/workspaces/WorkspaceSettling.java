@@ -45,7 +45,13 @@ public final class WorkspaceSettling implements ContainerRequestFilter {
         }
     }
 
-    private Caller settle(Caller caller, String named) {
+    /**
+     * The caller as it acts in the workspace {@code named} (null: none named), as this filter settles it; for the
+     * MCP server's gate, which settles its requests outside Jersey.
+     *
+     * @throws io.queryapigate.errors.ApiException 404 {@code workspace_not_found}
+     */
+    public Caller settle(Caller caller, String named) {
         Identity identity = caller.identity();
         if (!identity.administrator()) {
             if (named != null && !named.equals(caller.workspace())) {
