@@ -47,6 +47,7 @@ import io.queryapigate.instances.Instances;
 import io.queryapigate.resources.AlertsResource;
 import io.queryapigate.resources.InstancesResource;
 import io.queryapigate.resources.QuotaUsageResource;
+import io.queryapigate.resources.AgentUsageResource;
 import io.queryapigate.store.AlertsDao;
 import io.queryapigate.store.InstanceDao;
 import io.queryapigate.guard.Guarding;
@@ -66,6 +67,7 @@ import io.queryapigate.configcode.ConfigCode;
 import io.queryapigate.docs.DocsPage;
 import io.queryapigate.docs.SwaggerUi;
 import io.queryapigate.examples.Examples;
+import io.queryapigate.history.AgentUsage;
 import io.queryapigate.history.RunHistory;
 import io.queryapigate.queries.Definition;
 import io.queryapigate.queries.Definitions;
@@ -176,6 +178,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
     private volatile AgentWrites agentWrites;
     private volatile Credentials credentials;
 
+    private volatile QueryService calls;
+    private volatile Credentials credentials;
+
     public static void main(String[] args) throws Exception {
         new GatewayApplication().run(args);
     }
@@ -216,6 +221,16 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
             Mcp built = mcp();
             return new McpCommand.Served(built.endpoint(), built.credentials());
         }));
+    }
+
+    /** The call pipeline this application runs, once it runs: for front doors in the same process, and tests. */
+    public QueryService calls() {
+        return calls;
+    }
+
+    /** What turns a presented secret into its caller, once the application runs (as {@link #calls()}). */
+    public Credentials credentials() {
+        return credentials;
     }
 
     @Override
@@ -265,6 +280,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 new CallAuthorizer(), guarding, new Masking(config.getSecurity().getMaskingKey()), responses,
                 connections, new CallRecorder(events, environment.metrics(), clock, tracing), callLimits, quotas,
                 new Concurrency(), environment.metrics(), clock, tracing);
+        this.calls = queries;
         ManagedObjects managed = new ManagedObjects(store.managed());
         SavedQueries savedQueries = new SavedQueries(store, cache, new Definitions(guarding, connections, maxSql),
                 events, mapper, clock, managed, audit);
@@ -380,6 +396,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new QueriesResource(savedQueries, new QueryViews(savedQueries, descriptions),
                 new QueryAnalysis(savedQueries.definitions()), history));
         jersey.register(new HistoryResource(history));
+        jersey.register(new AgentUsageResource(new AgentUsage(store, events, history, clock::millis)));
         jersey.register(new EventsResource(config.getEvents().getLive().build(store, config.getStore(), history,
                 environment), credentials, consoleSessions));
         jersey.register(new CacheEntriesResource(new CacheEntries(responses, clock, about -> about == null

@@ -244,6 +244,16 @@ public final class RunHistory {
         return o;
     }
 
+    /** Each caller's name by key id: a key's, the administrator key's, a signed-in person's or administrator's. */
+    Map<Long, String> callerNames(java.util.Collection<Long> keyIds) {
+        Map<Long, String> names = keyNames();
+        List<Long> others = keyIds.stream().filter(id -> id < Caller.NO_KEY_ID).toList();
+        if (!others.isEmpty()) {
+            people.of(others).forEach((id, person) -> names.put(id, person.name()));
+        }
+        return names;
+    }
+
     /** Key names by id: the administrator key's is {@code admin}. */
     private Map<Long, String> keyNames() {
         Map<Long, String> names = new HashMap<>();

@@ -285,7 +285,7 @@ public final class LiveTail implements Managed {
             ObjectNode item = items.get(i);
             ObjectNode payload = mapper.createObjectNode();
             payload.put("type", Filters.RUN);
-            payload.put("source", "rest");
+            payload.set("source", item.get("transport"));
             payload.set("occurred_at", item.get("executed_at"));
             payload.set("kind", item.get("kind"));
             payload.set("query", item.get("query"));

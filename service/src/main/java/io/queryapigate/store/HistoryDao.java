@@ -2,6 +2,7 @@ package io.queryapigate.store;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.jdbi.v3.sqlobject.config.KeyColumn;
 import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.config.ValueColumn;
@@ -26,6 +27,9 @@ public interface HistoryDao {
             + " AND (:status IS NULL OR status = :status)"
             + " AND (:keyId IS NULL OR key_id = :keyId)"
             + " AND at_ms >= :since AND at_ms < :until AND id < :before";
+    /** An event's workspace: its saved query's, else its connection's, else (a YAML connection) the default one. */
+    String IN_WORKSPACE = " AND COALESCE((SELECT q.workspace FROM saved_queries q WHERE q.id = e.query_id),"
+            + " (SELECT c.workspace FROM connections c WHERE c.name = e.connection), 'default') = :workspace";
 
     @SqlUpdate("DELETE FROM run_history WHERE query_id = :queryId")
     int deleteForQuery(@Bind("queryId") long queryId);
@@ -46,13 +50,22 @@ public interface HistoryDao {
      * one deleted for good) is the default workspace's.
      */
     @SqlQuery("SELECT id, query_id, version, at_ms, request_id, key_id, connection, status, rows_out, duration_us,"
-            + " error_code, sql_hash, role, trace_id, transport FROM events e WHERE (:queryId IS NULL OR query_id = :queryId)" + COMMON
+            + " error_code, sql_hash, role, trace_id, transport FROM events e"
+            + " WHERE (:queryId IS NULL OR query_id = :queryId)" + COMMON
             + " AND (:kind IS NULL OR (:kind = 'saved' AND sql_hash IS NULL)"
             + " OR (:kind = 'adhoc' AND sql_hash IS NOT NULL))"
-            + " AND COALESCE((SELECT q.workspace FROM saved_queries q WHERE q.id = e.query_id),"
-            + " (SELECT c.workspace FROM connections c WHERE c.name = e.connection), 'default') = :workspace"
-            + " ORDER BY id DESC LIMIT :limit")
+            + IN_WORKSPACE + " ORDER BY id DESC LIMIT :limit")
     List<RunRow> events(@BindMethods Filter filter, @Bind("workspace") String workspace);
+
+    /**
+     * The calls through the MCP server of one workspace (as {@link #events}) in {@code [since, until)}, newest first,
+     * at most {@code limit}, handed to {@code each} one by one (a summary reads up to 100,001 of them).
+     */
+    @SqlQuery("SELECT id, query_id, version, at_ms, request_id, key_id, connection, status, rows_out, duration_us,"
+            + " error_code, sql_hash, role, trace_id, transport FROM events e WHERE transport = 'mcp'"
+            + " AND at_ms >= :since AND at_ms < :until" + IN_WORKSPACE + " ORDER BY at_ms DESC, id DESC LIMIT :limit")
+    void mcpCalls(@Bind("since") long since, @Bind("until") long until, @Bind("workspace") String workspace,
+            @Bind("limit") int limit, Consumer<RunRow> each);
 
     /** When each saved query last ran, by query id. */
     @SqlQuery("SELECT query_id, MAX(at_ms) AS last FROM run_history GROUP BY query_id")

@@ -9,11 +9,13 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * The Python original ({@code queryapigate} on PyPI), which the benchmarks measure and the differential tests
  * compare against: its virtualenv, installed with pip once and cached under {@code ~/.cache/queryapigate-bench/},
- * and the gunicorn command that serves it as its Docker image does.
+ * and the gunicorn command that serves it as its Docker image does. Other pinned Python packages the tests drive
+ * (the MCP interop test's {@code mcp} client) get a cached venv of their own the same way.
  */
 public final class PythonOriginal {
     /** The release every comparison is made against. */
@@ -39,6 +41,28 @@ public final class PythonOriginal {
      * went wrong. Idempotent, and safe when a test and a benchmark run it at once (a file lock beside the venv).
      */
     public static String ensure(Path venv) {
+        Path gunicorn = venv.resolve("bin/gunicorn");
+        return ensure(venv, SPEC, () -> Files.isExecutable(gunicorn) && installed(venv));
+    }
+
+    /**
+     * A venv of its own under {@code ~/.cache/queryapigate-bench/} ({@code name}, e.g. {@code mcp-client-2.3.0}) with
+     * {@code spec} pip-installed (a pinned package the tests drive, such as a client library), created and locked as
+     * the original's; ready once {@code probe} (Python code run by its interpreter) exits 0. Null when ready, else
+     * what went wrong.
+     */
+    public static String ensure(String name, String spec, String probe) {
+        Path venv = cachedVenv(name);
+        return ensure(venv, spec, () -> Files.isExecutable(venv.resolve("bin/python"))
+                && Processes.run(60, venv.resolve("bin/python").toString(), "-c", probe).exit() == 0);
+    }
+
+    /** {@code ~/.cache/queryapigate-bench/<name>}. */
+    public static Path cachedVenv(String name) {
+        return defaultVenv().resolveSibling(name);
+    }
+
+    private static String ensure(Path venv, String spec, BooleanSupplier ready) {
         try {
             Files.createDirectories(venv.getParent());
         } catch (IOException e) {
@@ -47,18 +71,17 @@ public final class PythonOriginal {
         Path lockFile = venv.resolveSibling(venv.getFileName() + ".lock");
         try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                 FileLock ignored = ch.lock()) {
-            return ensureLocked(venv);
+            return ensureLocked(venv, spec, ready);
         } catch (IOException e) {
             return "could not lock " + lockFile + ": " + e;
         }
     }
 
-    private static String ensureLocked(Path venv) {
-        Path gunicorn = venv.resolve("bin/gunicorn");
-        if (Files.isExecutable(gunicorn) && installed(venv)) {
+    private static String ensureLocked(Path venv, String spec, BooleanSupplier ready) {
+        if (ready.getAsBoolean()) {
             return null;
         }
-        System.err.println("installing the Python original: python3 -m venv " + venv + " && pip install '" + SPEC + "'");
+        System.err.println("installing into " + venv + ": python3 -m venv " + venv + " && pip install '" + spec + "'");
         if (!Files.isExecutable(venv.resolve("bin/pip"))) {
             Processes.Output mk = Processes.run(300, "python3", "-m", "venv", venv.toString());
             if (mk.exit() != 0) {
@@ -66,12 +89,12 @@ public final class PythonOriginal {
             }
         }
         Processes.Output pip = Processes.run(1200, venv.resolve("bin/pip").toString(), "install", "-q",
-                "--disable-pip-version-check", SPEC);
+                "--disable-pip-version-check", spec);
         if (pip.exit() != 0) {
-            return "`pip install '" + SPEC + "'` failed (exit " + pip.exit() + "): " + abbreviate(pip.out());
+            return "`pip install '" + spec + "'` failed (exit " + pip.exit() + "): " + abbreviate(pip.out());
         }
-        if (!Files.isExecutable(gunicorn)) {
-            return "pip installed '" + SPEC + "' but " + gunicorn + " is missing";
+        if (!ready.getAsBoolean()) {
+            return "pip installed '" + spec + "' into " + venv + " but it is still not ready";
         }
         return null;
     }
