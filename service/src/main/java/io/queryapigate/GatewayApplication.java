@@ -176,7 +176,6 @@ import org.slf4j.LoggerFactory;
 public class GatewayApplication extends Application<GatewayConfiguration> {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayApplication.class);
     private volatile AgentWrites agentWrites;
-    private volatile Credentials credentials;
 
     private volatile QueryService calls;
     private volatile Credentials credentials;
@@ -193,11 +192,6 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
     /** Agents' writes through saved queries (the MCP server's write tools); null until {@code run} built them. */
     public AgentWrites agentWrites() {
         return agentWrites;
-    }
-
-    /** A presented secret (API key, admin token, JWT) to its caller, as the REST API authenticates it. */
-    public Credentials credentials() {
-        return credentials;
     }
 
     @Override
