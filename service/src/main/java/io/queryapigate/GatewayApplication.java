@@ -108,6 +108,8 @@ import io.queryapigate.resources.AdministratorsResource;
 import io.queryapigate.resources.ApiKeysResource;
 import io.queryapigate.resources.AuditResource;
 import io.queryapigate.resources.RolesResource;
+import io.queryapigate.resources.WriteRequestsResource;
+import io.queryapigate.agentwrites.AgentWrites;
 import io.queryapigate.roles.RoleCache;
 import io.queryapigate.roles.Roles;
 import io.queryapigate.auth.RoleGrants;
@@ -173,6 +175,7 @@ import org.slf4j.LoggerFactory;
 /** Wires the gateway explicitly: store, dialects, auth, resources, health checks. */
 public class GatewayApplication extends Application<GatewayConfiguration> {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayApplication.class);
+    private volatile AgentWrites agentWrites;
 
     private volatile QueryService calls;
     private volatile Credentials credentials;
@@ -184,6 +187,11 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
     @Override
     public String getName() {
         return "queryapigate";
+    }
+
+    /** Agents' writes through saved queries (the MCP server's write tools); null until {@code run} built them. */
+    public AgentWrites agentWrites() {
+        return agentWrites;
     }
 
     @Override
@@ -406,6 +414,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 connections, managedConnections, cache, config.getSecurity().getMaskingKey() != null
                         && !config.getSecurity().getMaskingKey().isBlank(), mapper, clock, audit), mapper));
         jersey.register(new MeResource());
+        agentWrites = new AgentWrites(store.jdbi(), audit, queries, resolver, guarding, mapper, clock,
+                config.getAgentWrites().approval());
+        jersey.register(new WriteRequestsResource(agentWrites));
         jersey.register(new AdministratorsResource(administrators, mapper, clock));
         jersey.register(new SsoResource(consoleSignIn, consoleSessions));
         jersey.register(new ConnectionsResource(managedConnections, mapper));

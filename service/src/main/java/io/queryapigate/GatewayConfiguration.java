@@ -78,6 +78,10 @@ public class GatewayConfiguration extends Configuration {
 
     @Valid
     @NotNull
+    private io.queryapigate.config.AgentWritesConfig agentWrites = new io.queryapigate.config.AgentWritesConfig();
+
+    @Valid
+    @NotNull
     private io.queryapigate.config.AlertsConfig alerts = new io.queryapigate.config.AlertsConfig();
 
     @Valid
@@ -253,6 +257,16 @@ public class GatewayConfiguration extends Configuration {
     @JsonProperty
     public void setMetadataCache(MetadataCacheConfig metadataCache) {
         this.metadataCache = metadataCache;
+    }
+
+    @JsonProperty
+    public io.queryapigate.config.AgentWritesConfig getAgentWrites() {
+        return agentWrites;
+    }
+
+    @JsonProperty
+    public void setAgentWrites(io.queryapigate.config.AgentWritesConfig agentWrites) {
+        this.agentWrites = agentWrites;
     }
 
     @JsonProperty

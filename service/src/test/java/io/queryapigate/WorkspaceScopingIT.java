@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,8 +51,10 @@ class WorkspaceScopingIT {
     private static final String MISSING = "zz_missing";
     /** What of team-a's must never appear in a team-b answer. */
     private static final List<String> TEAM_A = List.of("a_q", "a_conn", "a_key", "a_coll", "a_gone", "secret-a",
-            "team a table", "a_role");
+            "team a table", "a_role", "wr_0a0a0a0a0a0a");
     private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
+    /** Team-a's write request (an AI agent's, written to the store as the agent-writes service writes one). */
+    private static final String A_WRITE = "wr_0a0a0a0a0a0a";
     /**
      * Management operations that are the server's or one workspace's own, tested elsewhere (WorkspacesIT,
      * AdministratorsIT); {@code /api/v1/workspaces} and {@code /api/v1/administrators} are the server's too.
@@ -104,6 +107,17 @@ class WorkspaceScopingIT {
         Reply bKey = http.post("/w/team-b/api/v1/api-keys", ADMIN, Http.json(Map.of("name", "b_key", "queries",
                 "*", "connections", "*", "adhoc_sql", true)));
         created(bKey);
+
+        Jdbi jdbi = store.equals("sqlite")
+                ? Jdbi.create("jdbc:sqlite:" + SQLITE.getConfiguration().getHome() + "/queryapigate.db")
+                : Jdbi.create(PG.url(), PG.user(), PG.password());
+        jdbi.useHandle(h -> h.execute("INSERT INTO write_requests (id, workspace, caller_key_id, caller, query_id,"
+                + " query_name, version, connection_name, mode, sql_text, arguments, arguments_hash,"
+                + " max_affected_rows, status, created_at, expires_at) VALUES (?, 'team-a', 1, 'a_key', 1, 'a_q', 1,"
+                + " 'a_conn', 'approval', 'SELECT v FROM t', '{}', ?, 1, 'pending', ?, ?)", A_WRITE, "0".repeat(64),
+                System.currentTimeMillis(), System.currentTimeMillis() + 3_600_000));
+        assertThat(http.get("/w/team-a/api/v1/write-requests/" + A_WRITE, ADMIN).status())
+                .as("team-a's write request (the positive control)").isEqualTo(200);
 
         String a = aKey.json().get("secret").asText();
         Reply ran = http.get("/q/a_q", a);
@@ -162,6 +176,8 @@ class WorkspaceScopingIT {
                 value = "a_role";
             } else if (path.startsWith("/api/v1/collections/")) {
                 value = "a_coll";
+            } else if (path.startsWith("/api/v1/write-requests/")) {
+                value = A_WRITE;
             } else if (path.startsWith("/api/v1/cache/entries/")) {
                 value = teams.cacheKey();
             } else {
@@ -258,7 +274,8 @@ class WorkspaceScopingIT {
                         + " nobody has").isEqualTo(nobodys.json().get("code").asText());
                 assertThat(theirs.json().get("error").asText().replace(fill(path, teams, false), "")
                         .replace("a_q", "").replace("a_conn", "").replace("a_key", "").replace("a_coll", "")
-                        .replace("a_gone", "").replace("a_role", "").replace(teams.cacheKey(), ""))
+                        .replace("a_gone", "").replace("a_role", "").replace(A_WRITE, "")
+                        .replace(teams.cacheKey(), ""))
                         .as(operation + ": the same message as for a name nobody has")
                         .isEqualTo(nobodys.json().get("error").asText().replace(MISSING, ""));
                 continue;

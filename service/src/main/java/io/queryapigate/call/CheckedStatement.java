@@ -20,6 +20,19 @@ import java.util.List;
  * @param cacheKey the response cache's key, or null when the answer is not cached
  * @param cacheTtl how long a cached answer lives, in seconds
  * @param cacheAbout what a cached answer answers (the management API's cache browser), or null when not cached
+ * @param maxAffectedRows an agent write's ceiling of changed rows (rolled back above it), or 0 for none
  */
 record CheckedStatement(Connection connection, String sql, List<Parameter> parameters, GuardResult verdict,
-        Duration timeout, Masking.Plan mask, String cacheKey, int cacheTtl, CachedResponse.About cacheAbout) {}
+        Duration timeout, Masking.Plan mask, String cacheKey, int cacheTtl, CachedResponse.About cacheAbout,
+        long maxAffectedRows) {
+
+    CheckedStatement(Connection connection, String sql, List<Parameter> parameters, GuardResult verdict,
+            Duration timeout, Masking.Plan mask, String cacheKey, int cacheTtl, CachedResponse.About cacheAbout) {
+        this(connection, sql, parameters, verdict, timeout, mask, cacheKey, cacheTtl, cacheAbout, 0);
+    }
+
+    /** The same statement, run as a write rolled back when it changes more than {@code ceiling} rows. */
+    CheckedStatement withCeiling(long ceiling) {
+        return new CheckedStatement(connection, sql, parameters, verdict, timeout, mask, null, 0, null, ceiling);
+    }
+}

@@ -80,7 +80,7 @@ final class Execution {
         SinkChain sink = SinkChain.of(writer, masking, s.mask(), paged);
         QueryStats stats = database(s, mode, new QueryRequest(sql, s.parameters(), mode, s.timeout(),
                 paged == null ? rowCap(limits.maxRows(), request) : limits.maxRows(), false, request.requestId(),
-                schema), sink);
+                schema, mode == AccessMode.WRITE ? s.maxAffectedRows() : 0), sink);
         if (mode == AccessMode.WRITE && !sink.resultSet()
                 && (stats.updateCount() >= 0 || stats.updateCount() == QueryStats.UNKNOWN_UPDATE_COUNT)) {
             String count = stats.updateCount() >= 0 ? Long.toString(stats.updateCount()) : "null";

@@ -11,6 +11,8 @@ import io.queryapigate.auth.Caller;
 import io.queryapigate.cache.ResponseCache;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.dialect.ConnectionRegistry.Connection;
+import io.queryapigate.dialect.spi.AffectedRowsExceeded;
+import io.queryapigate.dialect.spi.Capability;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.errors.ApiException;
@@ -92,7 +94,32 @@ public final class QueryService {
         }
     }
 
+    /**
+     * An AI agent's write through a saved query marked {@code agent_writes} (package {@code agentwrites}): the same
+     * story as {@link #run(CallRequest)} on the query's own connection, answered as JSON, the statement run by its
+     * dialect in a transaction rolled back when it changes more than {@code maxAffectedRows} rows (409
+     * {@code too_many_rows_affected}). A saved query that only reads is refused ({@code read_only}), as is a
+     * connection whose dialect cannot roll back above a ceiling.
+     */
+    public CallResult runWrite(CallRequest request, long maxAffectedRows) {
+        if (!request.isSavedQuery() || request.connection() != null || request.output().stream()
+                || maxAffectedRows < 1) {
+            throw new IllegalArgumentException("an agent write is a saved query on its own connection, unstreamed,"
+                    + " with a ceiling");
+        }
+        Span span = tracing.start("query");
+        try (Scope ignored = tracing.enter(span)) {
+            return run(request, span, maxAffectedRows);
+        } finally {
+            span.end();
+        }
+    }
+
     private CallResult run(CallRequest request, Span span) {
+        return run(request, span, 0);
+    }
+
+    private CallResult run(CallRequest request, Span span, long maxAffectedRows) {
         request = smallerPage(request);
         CallRecorder.Call call = recorder.start(request);
         CheckedStatement statement = null;
@@ -100,6 +127,9 @@ public final class QueryService {
         try {
             quotas.check(request.caller());
             statement = check(request, call);
+            if (maxAffectedRows > 0) {
+                statement = asAgentWrite(statement, maxAffectedRows);
+            }
             CallResult result = cache.lookup(statement, request.output()).orElse(null);
             if (result == null) {
                 result = execute(statement, request, call);
@@ -122,6 +152,13 @@ public final class QueryService {
             call.failed(e);
             Tracing.failed(span, e.code());
             throw e;
+        } catch (AffectedRowsExceeded e) {
+            ApiException failed = new ApiException(409, "too_many_rows_affected", "This write would have changed "
+                    + e.affected() + " rows, and this query may change at most " + e.ceiling()
+                    + " - nothing was changed.");
+            call.failed(failed);
+            Tracing.failed(span, failed.code());
+            throw failed;
         } catch (DialectException e) {
             RuntimeException failed = FailureDisclosure.toCaller(request, e);
             call.failed(failed);
@@ -151,6 +188,18 @@ public final class QueryService {
             }
         }
         throw new ApiException(503, "unavailable", "The connection kept changing while this call started; try again.");
+    }
+
+    /** The checked statement as an agent write: a write, on a dialect that rolls back above the ceiling. */
+    private static CheckedStatement asAgentWrite(CheckedStatement statement, long maxAffectedRows) {
+        if (statement.verdict().isRead()) {
+            throw ApiException.forbidden("read_only", "This saved query only reads; it is not an agent write.");
+        }
+        if (!statement.connection().dialect().capabilities().contains(Capability.AFFECTED_ROWS_CEILING)) {
+            throw ApiException.forbidden("read_only", "Agents can't write on '" + statement.connection().dialectName()
+                    + "' connections.");
+        }
+        return statement.withCeiling(maxAffectedRows);
     }
 
     // the slot is released here, or by a stream once it ended
@@ -220,7 +269,7 @@ public final class QueryService {
      * Where a saved query's {@code from_claim} values come from: the caller's claims (a signed-in user's token, a
      * key's fixed ones); an administrator without claims supplies them like any other parameter (to test a query).
      */
-    private static Map<String, Object> claims(Caller caller) {
+    public static Map<String, Object> claims(Caller caller) {
         Map<String, Object> claims = caller.identity().claims();
         return claims.isEmpty() && caller.admin() ? null : claims;
     }

@@ -17,6 +17,7 @@ import io.queryapigate.keys.KeyBody;
 import io.queryapigate.keys.KeyFields;
 import io.queryapigate.managed.ManagedObjects;
 import io.queryapigate.queries.Definition;
+import io.queryapigate.queries.Definitions;
 import io.queryapigate.queries.SavedQueries;
 import io.queryapigate.store.ApiKeyRow;
 import io.queryapigate.store.ConnectionRow;
@@ -1089,6 +1090,11 @@ public final class ConfigCode {
         JsonNode mcp = details.get("mcp");
         if (mcp != null && mcp.isBoolean() && !mcp.booleanValue()) {
             o.put("mcp", false);
+        }
+        String agentWrites = Definitions.agentWriteMode(details);
+        if (agentWrites != null) {
+            o.put("agent_writes", agentWrites);
+            o.put("max_affected_rows", Definitions.maxAffectedRows(details));
         }
     }
 

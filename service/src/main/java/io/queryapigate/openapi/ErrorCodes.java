@@ -27,21 +27,23 @@ public final class ErrorCodes {
                 "column_masked_unresolvable", "column_masked_in_predicate", "database_permission_denied",
                 "workspace_required", "role_forbidden",
                 "csrf_failed", "sso_denied", "sso_no_role", "sso_inactive", "claim_missing", "sign_in_required",
-                "insufficient_scope"));
+                "insufficient_scope", "own_write", "approval_mismatch", "approval_rejected"));
         m.put(404, List.of("not_found", "query_not_found", "version_not_found", "not_published",
                 "connection_not_found", "key_not_found", "previous_secret_not_found", "cache_entry_not_found",
                 "collection_not_found", "admin_not_found", "token_not_found", "role_not_found",
-                "workspace_not_found", "member_not_found", "table_not_found"));
+                "workspace_not_found", "member_not_found", "table_not_found", "write_request_not_found"));
         m.put(405, List.of("method_not_allowed"));
         m.put(406, List.of("not_acceptable"));
         m.put(409, List.of("constraint_violation", "conflict", "query_exists", "key_exists", "key_rotation_pending",
                 "collection_exists", "examples_conflict", "secret_key_required", "password_undecryptable",
                 "connection_exists", "connection_in_use", "managed_by_config",
                 "managed_by_file", "admin_exists", "name_taken", "last_owner", "sso_managed", "role_exists",
-                "role_in_use", "workspace_exists", "workspace_protected", "workspace_not_empty"));
+                "role_in_use", "workspace_exists", "workspace_protected", "workspace_not_empty",
+                "too_many_rows_affected", "write_request_closed", "approval_pending", "approval_expired",
+                "write_running", "idempotency_conflict"));
         m.put(412, List.of("precondition_failed"));
         m.put(413, List.of("payload_too_large", "sql_too_long", "row_limit"));
-        m.put(429, List.of("rate_limited", "quota_exceeded", "too_many_concurrent"));
+        m.put(429, List.of("rate_limited", "quota_exceeded", "too_many_concurrent", "too_many_pending_writes"));
         m.put(500, List.of("query_failed", "internal_error", "config_apply_failed"));
         m.put(502, List.of("connection_failed"));
         m.put(503, List.of("unavailable", "cancelled", "resource_limit", "secret_unavailable",

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.dialect.ConnectionRegistry;
 import io.queryapigate.dialect.ConnectionRegistry.Connection;
+import io.queryapigate.dialect.spi.Capability;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.guard.GuardResult;
 import io.queryapigate.guard.Guarding;
@@ -43,6 +44,11 @@ public final class Definitions {
         QUERY_FIELDS = Set.copyOf(all);
     }
 
+    /** How agents may write through a saved query: every call approved by a person, or inserts only, at once. */
+    public static final List<String> AGENT_WRITE_MODES = List.of("approval", "insert");
+    /** The most rows {@code max_affected_rows} may allow, as the original's. */
+    public static final int MAX_AFFECTED_ROWS = 100_000;
+    private static final List<String> AGENT_WRITE_STATEMENTS = List.of("insert", "update", "delete");
     private static final int MAX_COLUMN_DESCRIPTIONS = 500;
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
@@ -116,11 +122,7 @@ public final class Definitions {
         if (!columns.isEmpty()) {
             details.set("columns", columns);
         }
-        if (present(o, "agent_writes") || present(o, "max_affected_rows")) {
-            throw invalid(present(o, "agent_writes") ? "agent_writes" : "max_affected_rows",
-                    "agent_writes and max_affected_rows are for writes by AI agents over MCP, which this gateway does"
-                            + " not serve");
-        }
+        agentWrites(o, details);
         JsonNode mask = o.get("mask");
         if (mask != null && !mask.isNull() && !(mask.isArray() && mask.isEmpty())) {
             throw invalid("mask", "A saved query cannot carry mask rules here: mask columns per API key (its"
@@ -159,6 +161,7 @@ public final class Definitions {
         if (sqlProblem != null) {
             throw sqlProblem;
         }
+        checkAgentWrites(in.details(), text, in.connection());
         ParamRules rules = rules(in.parameters());
         ApiException markers = markerProblem(rules, text);
         if (markers != null) {
@@ -307,6 +310,78 @@ public final class Definitions {
             throw invalid("tags", "tags must be a string or a list");
         }
         return out;
+    }
+
+    /**
+     * {@code agent_writes} and {@code max_affected_rows} as the original reads them (definitions.validate_agent_writes):
+     * a mode of {@link #AGENT_WRITE_MODES}, a ceiling from 1 to {@link #MAX_AFFECTED_ROWS} (1 when absent), kept in
+     * the version's details; a ceiling without a mode is refused.
+     */
+    private static void agentWrites(ObjectNode o, ObjectNode details) {
+        JsonNode mode = o.get("agent_writes");
+        JsonNode ceiling = o.get("max_affected_rows");
+        if (mode == null || mode.isNull()) {
+            if (ceiling != null && !ceiling.isNull()) {
+                throw invalid("max_affected_rows", "max_affected_rows is for agent-writable queries - set agent_writes"
+                        + " too");
+            }
+            return;
+        }
+        if (!mode.isTextual() || !AGENT_WRITE_MODES.contains(mode.textValue())) {
+            throw invalid("agent_writes", "agent_writes must be one of: " + String.join(", ", AGENT_WRITE_MODES));
+        }
+        int max = 1;
+        if (ceiling != null && !ceiling.isNull()) {
+            if (!ceiling.isIntegralNumber() || !ceiling.canConvertToInt() || ceiling.intValue() < 1
+                    || ceiling.intValue() > MAX_AFFECTED_ROWS) {
+                throw invalid("max_affected_rows", "max_affected_rows must be a whole number from 1 to "
+                        + MAX_AFFECTED_ROWS);
+            }
+            max = ceiling.intValue();
+        }
+        details.put("agent_writes", mode.textValue());
+        details.put("max_affected_rows", max);
+    }
+
+    /**
+     * An agent-writable version must be one statement that only changes data (INSERT, UPDATE or DELETE; an INSERT
+     * alone in insert mode), on a connection whose dialect can run it in a transaction and roll it back above its
+     * ceiling ({@code Capability.AFFECTED_ROWS_CEILING}). A draft on a connection that does not exist yet is checked
+     * when it is published on one.
+     */
+    private void checkAgentWrites(ObjectNode details, SqlText text, String connection) {
+        String mode = agentWriteMode(details);
+        if (mode == null) {
+            return;
+        }
+        Connection c = connection == null ? null : connections.visible(connection).orElse(null);
+        if (c == null) {
+            return;
+        }
+        if (!c.dialect().capabilities().contains(Capability.AFFECTED_ROWS_CEILING)) {
+            throw invalid("agent_writes", "Agents can't write on '" + c.dialectName() + "' connections - only on"
+                    + " those whose dialect runs a write in a transaction and counts the rows it changed"
+                    + " (postgres, mysql, duckdb)");
+        }
+        GuardResult verdict = guarding.checkForSaving(c, text.jdbcSql());
+        List<String> allowed = mode.equals("insert") ? List.of("insert") : AGENT_WRITE_STATEMENTS;
+        boolean oneChange = verdict.parsed() && verdict.writeOps().size() == 1
+                && allowed.contains(verdict.writeOps().first());
+        if (!oneChange) {
+            String what = mode.equals("insert") ? "an INSERT" : "an INSERT, UPDATE or DELETE";
+            throw invalid("agent_writes", "An agent-writable query" + (mode.equals("insert") ? " in insert mode" : "")
+                    + " must be " + what + " - one statement that changes data and nothing else");
+        }
+    }
+
+    /** The version's agent-write mode ({@code approval}, {@code insert}), or null when agents cannot write with it. */
+    public static String agentWriteMode(ObjectNode details) {
+        return details == null ? null : details.path("agent_writes").asText(null);
+    }
+
+    /** The most rows one agent write through the version may change (1 unless it says otherwise). */
+    public static int maxAffectedRows(ObjectNode details) {
+        return details == null ? 1 : details.path("max_affected_rows").asInt(1);
     }
 
     /** A cache TTL: a non-negative whole number of seconds; null or absent is 0 (no caching). */

@@ -176,8 +176,13 @@ public final class QueryViews {
         ObjectNode details = saved.details(v);
         o.set("columns", details.has("columns") ? details.get("columns") : JSON.objectNode());
         o.set("column_descriptions", columnDescriptions(v, details.get("columns")));
-        o.putNull("agent_writes");
-        o.putNull("max_affected_rows");
+        String agentWrites = Definitions.agentWriteMode(details);
+        if (agentWrites == null) {
+            o.putNull("agent_writes");
+        } else {
+            o.put("agent_writes", agentWrites);
+        }
+        putNullable(o, "max_affected_rows", agentWrites == null ? null : Definitions.maxAffectedRows(details));
         o.putArray("mask");
         o.put("mcp", !details.has("mcp") || details.get("mcp").asBoolean(true));
         o.put("created_at", ServerTime.format(v.createdAt()));

@@ -8,6 +8,7 @@ import io.queryapigate.dialect.jdbc.ResultSetReader;
 import io.queryapigate.dialect.jdbc.SqlTypeNames;
 import io.queryapigate.dialect.jdbc.TimeLimit;
 import io.queryapigate.dialect.spi.AccessMode;
+import io.queryapigate.dialect.spi.AffectedRowsExceeded;
 import io.queryapigate.dialect.spi.Capability;
 import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.dialect.spi.Dialect;
@@ -71,7 +72,9 @@ import org.duckdb.StatementReturnType;
  */
 public final class DuckDbDialect implements Dialect {
 
-    private static final Set<Capability> READ_ONLY_CAPABILITIES = Set.copyOf(EnumSet.allOf(Capability.class));
+    // a read-only database runs no write, with or without a ceiling
+    private static final Set<Capability> READ_ONLY_CAPABILITIES =
+            Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.AFFECTED_ROWS_CEILING)));
     private static final Set<Capability> WRITABLE_CAPABILITIES =
             Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.SERVER_ENFORCED_READ_ONLY)));
     private static final String MEMORY = ":memory:";
@@ -426,6 +429,32 @@ public final class DuckDbDialect implements Dialect {
     }
 
     private QueryStats runStatement(DuckDBConnection connection, SessionPlan plan, AtomicReference<Statement> current,
+            TimeLimit limit, QueryRequest request, RowSink sink) throws SQLException {
+        if (request.maxAffectedRows() <= 0) {
+            return runOnce(connection, plan, current, limit, request, sink);
+        }
+        // the call's own connection, closed after it: its transaction cannot outlive the call
+        connection.setAutoCommit(false);
+        try {
+            QueryStats stats = runOnce(connection, plan, current, limit, request, sink);
+            // a RETURNING clause answers with rows: they are what it changed
+            long affected = stats.updateCount() >= 0 ? stats.updateCount()
+                    : stats.rows() + (stats.truncated() ? 1 : 0);
+            if (affected > request.maxAffectedRows()) {
+                connection.rollback();
+                throw new AffectedRowsExceeded(affected, request.maxAffectedRows());
+            }
+            connection.commit();
+            return stats;
+        } finally {
+            if (!connection.getAutoCommit()) {
+                connection.rollback();
+                connection.setAutoCommit(true);
+            }
+        }
+    }
+
+    private QueryStats runOnce(DuckDBConnection connection, SessionPlan plan, AtomicReference<Statement> current,
             TimeLimit limit, QueryRequest request, RowSink sink) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(plan.statement())) {
             current.set(statement);

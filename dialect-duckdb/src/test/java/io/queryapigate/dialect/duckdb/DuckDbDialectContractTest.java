@@ -83,4 +83,10 @@ class DuckDbDialectContractTest extends AbstractDialectContractTest {
         Files.delete(database());
         Files.deleteIfExists(Path.of(database() + ".wal"));
     }
+
+    /** Read-only here (and in ClickHouse's and Trino's case, no transaction to roll back): agents cannot write. */
+    @Override
+    protected java.util.Set<io.queryapigate.dialect.spi.Capability> lackedCapabilities() {
+        return java.util.Set.of(io.queryapigate.dialect.spi.Capability.AFFECTED_ROWS_CEILING);
+    }
 }

@@ -11,6 +11,7 @@ import io.queryapigate.dialect.jdbc.ResultSetReader;
 import io.queryapigate.dialect.jdbc.SqlTypeNames;
 import io.queryapigate.dialect.jdbc.TimeLimit;
 import io.queryapigate.dialect.spi.AccessMode;
+import io.queryapigate.dialect.spi.AffectedRowsExceeded;
 import io.queryapigate.dialect.spi.Capability;
 import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.dialect.spi.Dialect;
@@ -85,7 +86,7 @@ public final class MySqlDialect implements Dialect {
 
     private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
             Capability.SERVER_ENFORCED_READ_ONLY, Capability.SERVER_SIDE_TIMEOUT, Capability.CANCELLATION,
-            Capability.STREAMING));
+            Capability.STREAMING, Capability.AFFECTED_ROWS_CEILING));
 
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
@@ -670,6 +671,10 @@ public final class MySqlDialect implements Dialect {
                     }
                     if (limit.stopped()) {
                         throw stopped(limit, null);
+                    }
+                    if (request.maxAffectedRows() > 0 && stats.updateCount() > request.maxAffectedRows()) {
+                        // released as every failed write is: ROLLBACK AND CHAIN, so nothing it changed is kept
+                        throw new AffectedRowsExceeded(stats.updateCount(), request.maxAffectedRows());
                     }
                     return stats;
                 }

@@ -12,6 +12,7 @@ import io.queryapigate.dialect.jdbc.SqlTypeNames;
 import io.queryapigate.dialect.jdbc.TimeLimit;
 import io.queryapigate.dialect.postgres.PostgresDialectConfig.QueryMode;
 import io.queryapigate.dialect.spi.AccessMode;
+import io.queryapigate.dialect.spi.AffectedRowsExceeded;
 import io.queryapigate.dialect.spi.Capability;
 import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.dialect.spi.Dialect;
@@ -543,7 +544,8 @@ public final class PostgresDialect implements Dialect {
             // a single message is limited by the server; the client steps in a margin later. A stream is limited
             // as a whole by the client (the server's statement_timeout applies to each FETCH).
             long clientLimit = deadline - System.nanoTime() + (streaming ? 0 : config.timeoutMargin().toNanos());
-            OnConnection<QueryStats> work = streaming ? Call::stream : Call::message;
+            OnConnection<QueryStats> work = streaming ? Call::stream
+                    : request.maxAffectedRows() > 0 ? Call::ceilingMessage : Call::message;
             return within(clientLimit, work);
         }
 
@@ -645,6 +647,37 @@ public final class PostgresDialect implements Dialect {
                             + (before.size() + 1 + plan.after().size()) + " statements sent");
                 }
                 return stats;
+            }
+        }
+
+        /**
+         * A write with a ceiling of affected rows: the same message inside an explicit transaction (pgjdbc's BEGIN
+         * with it), committed when the statement changed at most the ceiling, else rolled back; autocommit is on
+         * again before the connection goes back. A rollback undoes the message's own reset too, so the plan's
+         * {@code after} is sent once more, in autocommit, before the refusal.
+         */
+        private QueryStats ceilingMessage(BaseConnection pg) throws SQLException {
+            connection.setAutoCommit(false);
+            try {
+                QueryStats stats = message(pg);
+                if (stats.updateCount() > request.maxAffectedRows()) {
+                    connection.rollback();
+                    connection.setAutoCommit(true);
+                    try (Statement reset = connection.createStatement()) {
+                        current.set(reset);
+                        reset.execute(String.join("; ", plan.after()));
+                    } finally {
+                        current.set(null);
+                    }
+                    throw new AffectedRowsExceeded(stats.updateCount(), request.maxAffectedRows());
+                }
+                connection.commit();
+                return stats;
+            } finally {
+                if (!connection.isClosed() && !connection.getAutoCommit()) {
+                    connection.rollback(); // a failure inside the transaction
+                    connection.setAutoCommit(true);
+                }
             }
         }
 

@@ -14,5 +14,11 @@ public enum Capability {
     /** Parameters travel as bound values, never as text spliced into the statement. */
     BIND_PARAMETERS,
     /** Rows reach the sink as the database produces them, with memory independent of the result size. */
-    STREAMING
+    STREAMING,
+    /**
+     * A write with {@link QueryRequest#maxAffectedRows()} runs in a transaction committed only when the statement
+     * changed at most that many rows, otherwise rolled back with {@link AffectedRowsExceeded}; the connection's
+     * state afterwards is what it is after any other write (a reader's session never sees it).
+     */
+    AFFECTED_ROWS_CEILING
 }

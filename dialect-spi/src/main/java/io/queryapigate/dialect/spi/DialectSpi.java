@@ -13,9 +13,10 @@ public final class DialectSpi {
      * methods. 1.1 added {@link LexicalRules} and {@link Dialect#lexicalRules()}; 1.2 added {@link
      * Dialect#describe}, {@link Nullability} and {@link ColumnInfo#nullability()}; 1.3 added {@link
      * Dialect#serverVersion}, {@link Dialect#databases}, {@link Dialect#describeNamespace}, {@link SchemaTable}
-     * and {@link SchemaColumn}.
+     * and {@link SchemaColumn}; 1.4 added {@link QueryRequest#maxAffectedRows()}, {@link
+     * Capability#AFFECTED_ROWS_CEILING} and {@link AffectedRowsExceeded}.
      */
-    public static final String VERSION = "1.3";
+    public static final String VERSION = "1.4";
 
     private DialectSpi() {}
 

@@ -23,6 +23,11 @@ import java.util.Objects;
  * @param schema the schema the statement's unqualified table names were checked against (a table allow-list
  *     applies), or null; dialects that can pin name resolution for one call (PostgreSQL's {@code search_path}) do,
  *     so that an unqualified name cannot resolve anywhere else
+ * @param maxAffectedRows for a {@link AccessMode#WRITE} only: when positive, the most rows the statement may change;
+ *     a dialect with {@link Capability#AFFECTED_ROWS_CEILING} runs it in a transaction that it commits only when the
+ *     statement changed at most this many rows, and otherwise rolls back and throws {@link AffectedRowsExceeded}
+ *     (rows a {@code RETURNING} clause already gave the sink are then void). {@code 0}: no ceiling, the write is
+ *     committed as it always was. A dialect without the capability must not be given a positive one
  */
 public record QueryRequest(
         String sql,
@@ -32,7 +37,8 @@ public record QueryRequest(
         long maxRows,
         boolean streaming,
         String requestId,
-        String schema) {
+        String schema,
+        long maxAffectedRows) {
 
     /** Validates the fields. */
     public QueryRequest {
@@ -47,6 +53,29 @@ public record QueryRequest(
         if (maxRows < 1) {
             throw new IllegalArgumentException("maxRows must be at least 1");
         }
+        if (maxAffectedRows < 0) {
+            throw new IllegalArgumentException("maxAffectedRows must not be negative");
+        }
+        if (maxAffectedRows > 0 && (mode != AccessMode.WRITE || streaming)) {
+            throw new IllegalArgumentException("maxAffectedRows is for an unstreamed write");
+        }
+    }
+
+    /**
+     * A request without a ceiling of affected rows.
+     *
+     * @param sql the statement with {@code ?} markers
+     * @param parameters the bound values, in marker order
+     * @param mode read or write
+     * @param timeout the time limit
+     * @param maxRows the row limit
+     * @param streaming whether to use the streaming path
+     * @param requestId the request id
+     * @param schema the schema to pin, or null
+     */
+    public QueryRequest(String sql, List<Parameter> parameters, AccessMode mode, Duration timeout, long maxRows,
+            boolean streaming, String requestId, String schema) {
+        this(sql, parameters, mode, timeout, maxRows, streaming, requestId, schema, 0);
     }
 
     /**
@@ -85,7 +114,8 @@ public record QueryRequest(
      * @return the copy
      */
     public QueryRequest withMode(AccessMode newMode) {
-        return new QueryRequest(sql, parameters, newMode, timeout, maxRows, streaming, requestId, schema);
+        return new QueryRequest(sql, parameters, newMode, timeout, maxRows, streaming, requestId, schema,
+                newMode == AccessMode.WRITE ? maxAffectedRows : 0);
     }
 
     /**
@@ -95,6 +125,7 @@ public record QueryRequest(
      * @return the copy
      */
     public QueryRequest withTimeout(Duration newTimeout) {
-        return new QueryRequest(sql, parameters, mode, newTimeout, maxRows, streaming, requestId, schema);
+        return new QueryRequest(sql, parameters, mode, newTimeout, maxRows, streaming, requestId, schema,
+                maxAffectedRows);
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.queryapigate.dialect.spi.AccessMode;
+import io.queryapigate.dialect.spi.AffectedRowsExceeded;
 import io.queryapigate.dialect.spi.Capability;
 import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.dialect.spi.Dialect;
@@ -795,6 +796,54 @@ public abstract class AbstractDialectContractTest {
                     .isIn(readOnlyViolationErrors());
         }
         assertThat(countRows(dialect)).isEqualTo(5);
+    }
+
+    // ---------------------------------------------------------------- l. a write's ceiling of affected rows
+
+    @Test
+    void aWriteOverItsCeilingIsRolledBackAndReadersStayReadOnly() throws Exception {
+        Dialect dialect = dialect(1);
+        if (lacksOnPurpose(dialect, Capability.AFFECTED_ROWS_CEILING)) {
+            return;
+        }
+        String update = "UPDATE " + TABLE + " SET name = 'ceiling' WHERE id <= 3";
+        AffectedRowsExceeded over = catchThrowableOfType(AffectedRowsExceeded.class,
+                () -> dialect.execute(ceiling(update, 2), new RecordingSink()));
+        assertThat(over).as("three rows changed, two allowed").isNotNull();
+        assertThat(over.affected()).isEqualTo(3);
+        assertThat(over.ceiling()).isEqualTo(2);
+        assertThat(over.error()).isEqualTo(DialectError.ROW_LIMIT);
+        assertThat(ceilingRows(dialect)).as("rolled back").isZero();
+        assertReaderAsBefore(dialect);
+
+        QueryStats stats = dialect.execute(ceiling(update, 3), new RecordingSink());
+        assertThat(stats.updateCount()).isEqualTo(3);
+        assertThat(ceilingRows(dialect)).as("committed within the ceiling").isEqualTo(3);
+        assertReaderAsBefore(dialect);
+        QueryStats none = dialect.execute(ceiling("DELETE FROM " + TABLE + " WHERE id = -1", 1), new RecordingSink());
+        assertThat(none.updateCount()).isZero();
+        assertThat(countRows(dialect)).isEqualTo(5);
+    }
+
+    private static QueryRequest ceiling(String sql, long maxAffectedRows) {
+        return new QueryRequest(sql, List.of(), AccessMode.WRITE, LIMIT, 100, false, "contract", null,
+                maxAffectedRows);
+    }
+
+    private static long ceilingRows(Dialect dialect) {
+        Object count = run(dialect, read("SELECT count(*) FROM " + TABLE + " WHERE name = 'ceiling'")).singleValue();
+        return ((Number) count).longValue();
+    }
+
+    /** The single session after a write: its defaults, and read-only for a read where the database enforces it. */
+    private void assertReaderAsBefore(Dialect dialect) {
+        SessionStateProbe probe = sessionStateProbes().get(0);
+        assertThat(text(run(dialect, read(probe.read())))).as(probe.description() + " after a write with a ceiling")
+                .isEqualTo(probe.expectedDefault());
+        if (dialect.capabilities().contains(Capability.SERVER_ENFORCED_READ_ONLY)) {
+            assertThat(failure(dialect, read(writeStatements().get(0))).error())
+                    .as("a read after a write with a ceiling is still read-only").isIn(readOnlyViolationErrors());
+        }
     }
 
     // ---------------------------------------------------------------- k. the schema browser and the server's version

@@ -160,4 +160,10 @@ class TrinoDialectContractTest extends AbstractDialectContractTest {
     protected void makeUnavailable(Dialect dialect) {
         proxy.close();
     }
+
+    /** Read-only here (and in ClickHouse's and Trino's case, no transaction to roll back): agents cannot write. */
+    @Override
+    protected java.util.Set<io.queryapigate.dialect.spi.Capability> lackedCapabilities() {
+        return java.util.Set.of(io.queryapigate.dialect.spi.Capability.AFFECTED_ROWS_CEILING);
+    }
 }
