@@ -156,6 +156,7 @@ import io.queryapigate.mcp.McpOAuth;
 import io.queryapigate.mcp.McpResources;
 import io.queryapigate.mcp.McpTools;
 import io.queryapigate.mcp.ToolCalls;
+import io.queryapigate.mcp.AgentWriteTools;
 import io.queryapigate.mcp.WriteTools;
 import io.queryapigate.resources.McpStatusResource;
 import io.queryapigate.cli.McpCommand;
@@ -448,6 +449,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 output.getMaxPageSize(), routes, ManagementDocs.load()), callable, catalog, postman));
 
         McpConfig mcpConfig = config.getMcp();
+        WriteTools writeTools = new AgentWriteTools(agentWrites, callable, savedQueries, resolver, mapper);
         mcp = new McpEndpoint(mcpConfig,
                 new McpTools(callable, savedQueries, resolver, writeTools, mcpConfig.getMaxRows()),
                 new ToolCalls(queries, resolver, savedQueries, schemaBrowser, quotas, writeTools, mapper,
@@ -464,8 +466,6 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         }
     }
 
-    /** The write tools the MCP server offers ({@code agentwrites}); none until they are wired. */
-    private WriteTools writeTools = WriteTools.NONE;
     private McpEndpoint mcp;
     private io.dropwizard.auth.Authenticator<String, Caller> mcpCredentials;
 

@@ -10,13 +10,16 @@ import io.queryapigate.scope.Scope;
 import io.queryapigate.store.RunRow;
 import io.queryapigate.store.SavedQueryRow;
 import io.queryapigate.store.Store;
+import io.queryapigate.store.WriteRequestDao;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
 
@@ -34,6 +37,9 @@ public final class AgentUsage {
     public static final int MAX_SCAN = 100_000;
     static final int TOP_STATEMENTS = 5;
     static final int MAX_HOURS = 24 * 366;
+    /** Write requests by how they ended, as the original counts them. */
+    static final List<String> WRITE_OUTCOMES = List.of("pending", "approved", "done", "failed", "rejected",
+            "expired");
     private static final long HOUR_MS = 3_600_000L;
     private static final long DEFAULT_WINDOW_MS = 24 * HOUR_MS;
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -85,7 +91,9 @@ public final class AgentUsage {
         out.put("sample_rate", 1.0);
         out.put("truncated", truncated);
         ArrayNode items = out.putArray("items");
-        summarise(calls).forEach(items::add);
+        List<WriteRequestDao.Outcome> writes = store.jdbi().onDemand(WriteRequestDao.class)
+                .outcomes(Scope.current(), from, to);
+        summarise(calls, writes, now).forEach(items::add);
         return out;
     }
 
@@ -115,8 +123,12 @@ public final class AgentUsage {
         final Map<String, Long> queries = new HashMap<>();
         final Map<String, Long> refusals = new HashMap<>();
         final Map<Long, Statement> statements = new HashMap<>();
+        final Map<String, Long> writes = new LinkedHashMap<>();
 
         Agent(String name) {
+            for (String outcome : WRITE_OUTCOMES) {
+                writes.put(outcome, 0L);
+            }
             this.name = name;
         }
     }
@@ -133,9 +145,12 @@ public final class AgentUsage {
         }
     }
 
-    /** One item per agent, busiest first (then by name). */
-    private List<ObjectNode> summarise(List<RunRow> calls) {
-        Map<Long, String> callers = history.callerNames(calls.stream().map(RunRow::keyId).distinct().toList());
+    /** One item per agent (one with write requests and no call too), busiest first (then by name). */
+    private List<ObjectNode> summarise(List<RunRow> calls, List<WriteRequestDao.Outcome> writes, long now) {
+        Set<Long> keyIds = new HashSet<>();
+        calls.forEach(c -> keyIds.add(c.keyId()));
+        writes.forEach(w -> keyIds.add(w.callerKeyId()));
+        Map<Long, String> callers = history.callerNames(keyIds);
         Map<Long, String> queryNames = new HashMap<>();
         for (SavedQueryRow q : store.queries().list()) {
             queryNames.put(q.id(), q.name());
@@ -166,6 +181,11 @@ public final class AgentUsage {
                 agent.queries.merge(queryNames.get(call.queryId()), 1L, Long::sum);
             }
         }
+        for (WriteRequestDao.Outcome w : writes) {
+            String name = callers.get(w.callerKeyId());
+            Agent agent = agents.computeIfAbsent(name == null ? "-" : name, Agent::new);
+            agent.writes.merge(w.shown(now), 1L, Long::sum);
+        }
         return agents.values().stream()
                 .sorted(Comparator.comparingLong((Agent a) -> -a.calls).thenComparing(a -> a.name))
                 .map(AgentUsage::item)
@@ -178,13 +198,20 @@ public final class AgentUsage {
         o.put("calls", a.calls);
         o.put("rows", a.rows);
         o.put("errors", a.errors);
-        o.put("first_seen", ServerTime.format(a.firstSeen));
-        o.put("last_seen", ServerTime.format(a.lastSeen));
+        if (a.calls == 0) { // an agent that only asked to write
+            o.putNull("first_seen");
+            o.putNull("last_seen");
+        } else {
+            o.put("first_seen", ServerTime.format(a.firstSeen));
+            o.put("last_seen", ServerTime.format(a.lastSeen));
+        }
         ArrayNode connections = o.putArray("connections");
         a.connections.forEach(connections::add);
         o.set("queries", counted(a.queries));
         o.put("adhoc_calls", a.adHocCalls);
         o.set("refusals", counted(a.refusals));
+        ObjectNode writes = o.putObject("writes");
+        a.writes.forEach(writes::put);
         ArrayNode top = o.putArray("top_statements");
         a.statements.values().stream()
                 .sorted(Comparator.comparingLong((Statement s) -> -s.count).thenComparing(s -> s.hash))

@@ -76,6 +76,18 @@ public final class McpTools {
     }
 
     private static Tool savedQuery(Callable q, ObjectNode details) {
+        return Tool.builder().name(q.name()).description(description(q)).inputSchema(inputSchema(q))
+                .outputSchema(rowsSchema(details.get("columns"))).annotations(READS).build();
+    }
+
+    /** A saved query's tool description: its own, else its name. */
+    static String description(Callable q) {
+        String description = q.version().description();
+        return description == null || description.isBlank() ? q.name() : description;
+    }
+
+    /** A saved query's parameters as a tool's input schema (a mutable map: write tools add their own). */
+    static Map<String, Object> inputSchema(Callable q) {
         Map<String, Object> properties = new LinkedHashMap<>();
         List<String> required = new ArrayList<>();
         for (ParamSpec p : q.rules().inputs()) {
@@ -88,10 +100,7 @@ public final class McpTools {
         input.put("type", "object");
         input.put("properties", properties);
         input.put("required", required);
-        String description = q.version().description();
-        return Tool.builder().name(q.name())
-                .description(description == null || description.isBlank() ? q.name() : description)
-                .inputSchema(input).outputSchema(rowsSchema(details.get("columns"))).annotations(READS).build();
+        return input;
     }
 
     /** The original's {@code ROWS_OUTPUT_SCHEMA}, each row's columns described when the version describes them. */

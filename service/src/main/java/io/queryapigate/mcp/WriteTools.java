@@ -8,24 +8,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The seam where saved queries marked {@code agent_writes} become write tools ({@code agentwrites.AgentWrites}): the
- * tools a caller may write through, and their calls. {@link #NONE} (no write tools) until that part is wired.
+ * Where saved queries marked {@code agent_writes} become write tools ({@link AgentWriteTools}, over
+ * {@code agentwrites.AgentWrites}): the tools a caller may write through, and their calls.
  */
 public interface WriteTools {
-    /** No write tools: every saved query that writes stays off the tool list. */
-    WriteTools NONE = new WriteTools() {
-        @Override
-        public List<Tool> toolsFor(Caller caller) {
-            return List.of();
-        }
-
-        @Override
-        public Optional<CallToolResult> call(Caller caller, String requestId, String name,
-                Map<String, Object> arguments) {
-            return Optional.empty();
-        }
-    };
-
     /** The write tools {@code caller} may call, in the caller's workspace ({@code scope.Scope} is set). */
     List<Tool> toolsFor(Caller caller);
 

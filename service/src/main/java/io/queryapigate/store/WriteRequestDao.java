@@ -32,6 +32,21 @@ public interface WriteRequestDao {
             + " ORDER BY created_at DESC, id DESC LIMIT :limit")
     List<WriteRequestRow> list(@Bind("workspace") String workspace, @Bind("limit") int limit);
 
+    /** Who asked for each request made in {@code [from, to)}, its status and when it expires. */
+    @SqlQuery("SELECT caller_key_id, status, expires_at FROM write_requests WHERE workspace = :workspace"
+            + " AND created_at >= :from AND created_at < :to")
+    @RegisterConstructorMapper(Outcome.class)
+    List<Outcome> outcomes(@Bind("workspace") String workspace, @Bind("from") long from, @Bind("to") long to);
+
+    /** A request's caller, status and expiry, for the agents' usage. */
+    record Outcome(long callerKeyId, String status, long expiresAt) {
+        /** The outcome as counted: running counts as pending, a pending or approved one past its time as expired. */
+        public String shown(long now) {
+            boolean open = status.equals("pending") || status.equals("approved");
+            return open && expiresAt < now ? "expired" : status.equals("running") ? "pending" : status;
+        }
+    }
+
     /** The requests of a caller still waiting for a decision. */
     @SqlQuery("SELECT COUNT(*) FROM write_requests WHERE workspace = :workspace AND caller_key_id = :callerKeyId"
             + " AND status = 'pending' AND expires_at >= :now")
