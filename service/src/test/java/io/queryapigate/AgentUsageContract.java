@@ -206,13 +206,7 @@ abstract class AgentUsageContract {
     void aWorkspaceSeesItsOwnAgentsOnly() throws Exception {
         Http http = http();
         String w = "usage-w" + NAMES.incrementAndGet();
-        assertThat(http.post("/api/v1/workspaces", ADMIN, Http.json(Map.of("name", w))).status()).isEqualTo(201);
-        Reply connection = http.post("/w/" + w + "/api/v1/connections", ADMIN,
-                Http.json(TestingConfig.duckdbConnection(w + "_conn", "v")));
-        assertThat(connection.status()).as(connection.body()).isEqualTo(201);
-        Reply query = http.post("/w/" + w + "/api/v1/queries", ADMIN, Http.json(Map.of("name", w + "_q", "sql",
-                "SELECT v FROM t", "connection_name", w + "_conn", "publish", true)));
-        assertThat(query.status()).as(query.body()).isEqualTo(201);
+        http.workspaceWithQuery(w);
         Reply key = http.post("/w/" + w + "/api/v1/api-keys", ADMIN, Http.json(Map.of("name", w + "_key",
                 "queries", "*")));
         assertThat(key.status()).as(key.body()).isEqualTo(201);

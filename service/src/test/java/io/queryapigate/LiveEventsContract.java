@@ -141,16 +141,8 @@ abstract class LiveEventsContract {
         String suffix = "-" + NAMES.incrementAndGet();
         String a = "wa" + suffix;
         String b = "wb" + suffix;
-        for (String w : List.of(a, b)) {
-            assertThat(http.post("/api/v1/workspaces", ADMIN, Http.json(Map.of("name", w))).status())
-                    .isEqualTo(201);
-            Reply connection = http.post("/w/" + w + "/api/v1/connections", ADMIN,
-                    Http.json(TestingConfig.duckdbConnection(w + "_conn", "v")));
-            assertThat(connection.status()).as(connection.body()).isEqualTo(201);
-            Reply query = http.post("/w/" + w + "/api/v1/queries", ADMIN, Http.json(Map.of("name", w + "_q", "sql",
-                    "SELECT v FROM t", "connection_name", w + "_conn", "publish", true)));
-            assertThat(query.status()).as(query.body()).isEqualTo(201);
-        }
+        http.workspaceWithQuery(a);
+        http.workspaceWithQuery(b);
         String aKey = created(http.post("/w/" + a + "/api/v1/api-keys", ADMIN, Http.json(Map.of("name", a + "_key",
                 "queries", "*"))));
         String bKey = created(http.post("/w/" + b + "/api/v1/api-keys", ADMIN, Http.json(Map.of("name", b + "_key",

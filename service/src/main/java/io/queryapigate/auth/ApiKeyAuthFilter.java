@@ -106,17 +106,8 @@ public final class ApiKeyAuthFilter extends AuthFilter<String, Caller> {
 
     // a key used from an address it is not allowed from is answered like an unknown key
     private boolean fromAllowedAddress(List<String> allowed) {
-        byte[] client = clientAddress.resolve(servletRequest.getRemoteAddr(),
-                servletRequest.getHeader("X-Forwarded-For"));
-        if (client == null) {
-            return false;
-        }
-        for (String entry : allowed) {
-            if (IpRange.of(entry).contains(client)) {
-                return true;
-            }
-        }
-        return false;
+        return clientAddress.within(servletRequest.getRemoteAddr(), servletRequest.getHeader("X-Forwarded-For"),
+                allowed);
     }
 
     private record SessionContext(Caller caller, boolean secure) implements SecurityContext {

@@ -34,6 +34,23 @@ public final class ClientAddress {
         return address;
     }
 
+    /**
+     * Whether the client (as {@link #resolve} tells it) is in one of {@code ranges} ({@code allowed_ips}); false when
+     * its address cannot be told.
+     */
+    public boolean within(String peer, String forwardedFor, List<String> ranges) {
+        byte[] client = resolve(peer, forwardedFor);
+        if (client == null) {
+            return false;
+        }
+        for (String entry : ranges) {
+            if (IpRange.of(entry).contains(client)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether {@code peer} (the TCP peer's address) is a trusted proxy, whose forwarded headers are believed. */
     public boolean trustedProxy(String peer) {
         byte[] address = IpRange.literal(peer);

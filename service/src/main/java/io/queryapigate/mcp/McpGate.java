@@ -8,7 +8,6 @@ import io.modelcontextprotocol.common.McpTransportContext;
 import io.queryapigate.auth.ApiKeyAuthFilter;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.ClientAddress;
-import io.queryapigate.auth.IpRange;
 import io.queryapigate.config.McpConfig;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.errors.ErrorBody;
@@ -153,16 +152,7 @@ public final class McpGate implements Filter {
     }
 
     private boolean fromAllowedAddress(HttpServletRequest request, List<String> allowed) {
-        byte[] client = addresses.resolve(request.getRemoteAddr(), request.getHeader("X-Forwarded-For"));
-        if (client == null) {
-            return false;
-        }
-        for (String entry : allowed) {
-            if (IpRange.of(entry).contains(client)) {
-                return true;
-            }
-        }
-        return false;
+        return addresses.within(request.getRemoteAddr(), request.getHeader("X-Forwarded-For"), allowed);
     }
 
     /** The scopes of a token already verified: its {@code scope} (space-separated) or {@code scp} (a list). */

@@ -204,6 +204,23 @@ public final class Http {
         return r.json().get("secret").asText();
     }
 
+    /**
+     * A workspace {@code w} made with the break-glass key, holding a DuckDB connection {@code w_conn} (a table
+     * {@code t} with one value, {@code v}) and a published saved query {@code w_q} ({@code SELECT v FROM t}).
+     */
+    public void workspaceWithQuery(String w) throws IOException {
+        String admin = TestingConfig.ADMIN_KEY;
+        for (Reply r : java.util.List.of(
+                post("/api/v1/workspaces", admin, json(Map.of("name", w))),
+                post("/w/" + w + "/api/v1/connections", admin, json(TestingConfig.duckdbConnection(w + "_conn", "v"))),
+                post("/w/" + w + "/api/v1/queries", admin, json(Map.of("name", w + "_q", "sql", "SELECT v FROM t",
+                        "connection_name", w + "_conn", "publish", true))))) {
+            if (r.status() != 201) {
+                throw new AssertionError("cannot make workspace " + w + ": " + r.status() + " " + r.body());
+            }
+        }
+    }
+
     /** Runs ad-hoc SQL on a connection with a key. */
     public Reply sql(String key, String connection, String sql) {
         return post("/execute_sql", key, json(java.util.Map.of("sql", sql, "connection_name", connection)));
