@@ -280,6 +280,41 @@ class McpServerIT {
         }
     }
 
+    @Test
+    void aRefusedRequestWhoseBodyArrivesLateLeavesTheConnectionOpen() throws Exception {
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+        String head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Accept: application/json, text/event-stream\r\nContent-Length: " + body.length() + "\r\n\r\n";
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", APP.getLocalPort())) {
+            socket.setSoTimeout(10_000);
+            java.io.OutputStream out = socket.getOutputStream();
+            java.io.InputStream in = socket.getInputStream();
+            for (int i = 0; i < 2; i++) { // no key: refused, twice on one connection
+                out.write(head.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                out.flush();
+                Thread.sleep(300); // the body comes after the headers, as a slow client sends it
+                out.write(body.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                out.flush();
+                String response = readResponse(in);
+                assertThat(response).as("answer " + (i + 1) + " on the same connection").startsWith("HTTP/1.1 401");
+            }
+        }
+    }
+
+    /** One HTTP/1.1 response with a Content-Length, read off {@code in}; empty when the server closed the connection. */
+    private static String readResponse(java.io.InputStream in) throws java.io.IOException {
+        StringBuilder head = new StringBuilder();
+        int c;
+        while (!head.toString().endsWith("\r\n\r\n") && (c = in.read()) != -1) {
+            head.append((char) c);
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+        if (m.find()) {
+            in.readNBytes(Integer.parseInt(m.group(1)));
+        }
+        return head.toString();
+    }
+
     private static Reply post(String path, String key) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + APP.getLocalPort() + path))
                 .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")

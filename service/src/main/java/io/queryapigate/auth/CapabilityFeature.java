@@ -1,6 +1,7 @@
 package io.queryapigate.auth;
 
 import io.queryapigate.errors.ApiException;
+import io.queryapigate.http.Bodies;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -8,9 +9,6 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.DynamicFeature;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.FeatureContext;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 
 /**
  * Checks a management operation's {@link Requires capability} after authentication and before the resource method:
@@ -73,11 +71,7 @@ public final class CapabilityFeature implements DynamicFeature {
         // connection (Connection: close) where the resource's own refusal kept it open; the body's size is bounded
         private static void drain(ContainerRequestContext request) {
             if (request.hasEntity()) {
-                try (InputStream body = request.getEntityStream()) {
-                    body.transferTo(OutputStream.nullOutputStream());
-                } catch (IOException unreadable) {
-                    // the connection is closed anyway, as it would have been
-                }
+                Bodies.discard(request.getEntityStream());
             }
         }
     }

@@ -8,8 +8,6 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import org.slf4j.MDC;
 
 /**
@@ -62,8 +60,8 @@ public class RequestIdFilter implements Filter {
     }
 
     private static void readAway(HttpServletRequest request) {
-        try (InputStream body = request.getInputStream()) {
-            body.transferTo(OutputStream.nullOutputStream());
+        try {
+            Bodies.discard(request.getInputStream());
         } catch (IOException gone) {
             // the client went away: the answer below is written to no one
         }

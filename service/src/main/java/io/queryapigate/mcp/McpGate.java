@@ -11,6 +11,7 @@ import io.queryapigate.auth.ClientAddress;
 import io.queryapigate.config.McpConfig;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.errors.ErrorBody;
+import io.queryapigate.http.Bodies;
 import io.queryapigate.http.RequestIds;
 import io.queryapigate.limits.Limiter;
 import io.queryapigate.limits.Limits;
@@ -189,6 +190,7 @@ public final class McpGate implements Filter {
 
     private void refuse(HttpServletRequest request, HttpServletResponse response, ApiException e, boolean presented)
             throws IOException {
+        Bodies.discard(request.getInputStream()); // the connection stays open for the client's next request
         response.setStatus(e.status());
         response.setContentType("application/json");
         if (e.status() == 401 || e.status() == 403) {
