@@ -144,7 +144,8 @@ public final class OpenApiDocument {
             body.put("type", "object");
         }
         ObjectNode bodyProps = body.putObject("properties");
-        bodyProps.set("params", bodyParams);
+        // without a required parameter, "params": null is the defaults, as an absent one
+        bodyProps.set("params", required.isEmpty() ? orNull(bodyParams) : bodyParams);
         bodyProps.set("version", orNull(JSON.objectNode().put("type", "integer").put("minimum", 1)));
         bodyProps.set("connection_name", orNull(JSON.objectNode().put("type", "string")));
         bodyProps.set("format", orNull(formatSchema()));
