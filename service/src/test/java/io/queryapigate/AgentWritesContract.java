@@ -345,7 +345,8 @@ abstract class AgentWritesContract {
             seen.add(f.get());
         }
         pool.shutdown();
-        assertThat(seen).containsOnly("done", "write_running").contains("done");
+        // a retry that starts after the write finished replays its outcome ("done"), one that overlaps it is refused
+        assertThat(seen).allMatch(s -> s.equals("done") || s.equals("write_running")).contains("done");
         assertThat(one(db, "SELECT qty FROM items WHERE id = " + id)).as("run exactly once: " + seen).isEqualTo(1);
     }
 
