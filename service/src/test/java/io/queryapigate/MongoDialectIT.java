@@ -97,7 +97,7 @@ class MongoDialectIT {
         if (json.has("message")) {
             return ids;
         }
-        for (JsonNode row : json.path("result")) {
+        for (JsonNode row : json) {
             ids.add(row.get("_id").asInt());
         }
         return ids;
@@ -108,7 +108,7 @@ class MongoDialectIT {
         assertThat(ids(mongo("reader", find(Map.of("city", ":city", "age", Map.of("$gte", ":min")),
                 Map.of("city", "Oslo", "min", 23))))).containsExactly(4, 6);
         Reply r = mongo("reader", find(Map.of("_id", 1), null));
-        assertThat(r.json().path("result").get(0).get("name").asText()).isEqualTo("p1");
+        assertThat(r.json().get(0).get("name").asText()).isEqualTo("p1");
     }
 
     @Test
@@ -121,7 +121,7 @@ class MongoDialectIT {
         body.put("params", Map.of("city", "Rome"));
         Reply r = mongo("reader", body);
         assertThat(r.status()).as(r.body()).isEqualTo(200);
-        assertThat(r.json().path("result").get(0).get("n").asInt()).isEqualTo(3);
+        assertThat(r.json().get(0).get("n").asInt()).isEqualTo(3);
     }
 
     @Test
@@ -137,7 +137,7 @@ class MongoDialectIT {
         Reply doc = mongo("reader", find(Map.of("name", ":n"), Map.of("n", Map.of("$ne", "x"))));
         assertThat(doc.status()).as(doc.body()).isEqualTo(400);
         assertThat(doc.body()).doesNotContain("p1");
-        mongo("reader", find(Map.of("name", ":n"), Map.of())).assertRefused(400, "invalid_parameters");
+        mongo("reader", find(Map.of("name", ":n"), Map.of())).assertRefused(400, "param_required");
     }
 
     @Test
