@@ -388,7 +388,7 @@ public final class DuckDbDialect implements Dialect {
     private <T> T onConnection(QueryRequest request, RowSink sink, long deadline, boolean ranStatement,
             OnConnection<T> work) {
         SessionPlan plan = sessionStrategy.plan(request);
-        DuckDbStatementFilter.check(plan.statement());
+        DuckDbStatementFilter.check(plan.statement(), config.readsFiles());
         DuckDBConnection connection = duplicate();
         AtomicReference<Statement> current = new AtomicReference<>();
         TimeLimit limit = TimeLimit.start(Duration.ofNanos(deadline - System.nanoTime()),
@@ -654,8 +654,19 @@ public final class DuckDbDialect implements Dialect {
         properties.setProperty(DuckDBDriver.JDBC_STREAM_RESULTS, "true");
         config.threads().ifPresent(threads -> properties.setProperty("threads", Integer.toString(threads)));
         config.memoryLimit().ifPresent(limit -> properties.setProperty("memory_limit", limit));
+        // DuckDB exempts these from enable_external_access=false; the config refused quotes, brackets and commas
+        if (!config.allowedDirectories().isEmpty()) {
+            properties.setProperty("allowed_directories", duckDbList(config.allowedDirectories()));
+        }
+        if (!config.allowedFiles().isEmpty()) {
+            properties.setProperty("allowed_paths", duckDbList(config.allowedFiles()));
+        }
         properties.setProperty("lock_configuration", "true");
         return properties;
+    }
+
+    private static String duckDbList(List<String> values) {
+        return values.stream().map(value -> "'" + value + "'").collect(java.util.stream.Collectors.joining(", ", "[", "]"));
     }
 
     /**
