@@ -1,0 +1,99 @@
+package io.queryapigate.dialect.h2;
+
+import io.queryapigate.dialect.spi.AccessMode;
+import io.queryapigate.dialect.spi.Capability;
+import io.queryapigate.dialect.spi.Dialect;
+import io.queryapigate.dialect.spi.DialectContext;
+import io.queryapigate.dialect.testkit.AbstractDialectContractTest;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.h2.tools.Server;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The dialect contract on a real H2 TCP server started in the test JVM ({@code org.h2.tools.Server}) on a free
+ * port, with a writable connection ({@code h2.read_only: false}) as the database's administrator: session safety,
+ * time limits, cancellation and the affected-rows ceiling over the network. {@link #makeUnavailable} stops the
+ * server.
+ */
+class H2TcpDialectContractTest extends AbstractDialectContractTest {
+
+    @TempDir
+    Path base;
+
+    private Server server;
+
+    private String url() throws Exception {
+        if (server == null) {
+            server = H2Servers.start(base);
+        }
+        return "jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/contract";
+    }
+
+    @AfterEach
+    void stopServer() {
+        if (server != null) {
+            server.stop();
+        }
+    }
+
+    @Override
+    protected void setUpFixture(List<String> statements) throws Exception {
+        H2Fixtures.run(url() + ";DATABASE_TO_LOWER=TRUE", statements);
+    }
+
+    @Override
+    protected Dialect createDialect(int poolSize) throws Exception {
+        DialectContext context = new DialectContext("contract", url() + ";DATABASE_TO_LOWER=TRUE", Optional.of(H2Fixtures.ADMIN),
+                Optional.of(H2Fixtures.ADMIN_PASSWORD), Duration.ofSeconds(30), 10_000, poolSize, base);
+        return new H2DialectFactory().create(context, Map.of("h2.read_only", "false"));
+    }
+
+    @Override
+    protected String slowQuery() {
+        return "SELECT count(*) FROM system_range(1, 1000000) a, system_range(1, 1000000) b WHERE a.\"X\" + b.\"X\" = -1";
+    }
+
+    @Override
+    protected Optional<String> moderatelySlowQuery() {
+        return Optional.of("SELECT count(*) FROM system_range(1, 2000) a, system_range(1, 1000) b WHERE a.\"X\" + b.\"X\" = -1");
+    }
+
+    @Override
+    protected List<SessionStateProbe> sessionStateProbes() {
+        return List.of(
+                SessionStateProbe.of("session variable (SET @)", "SET @qag_probe = 'leaked'", "SELECT @qag_probe", null),
+                new SessionStateProbe("local temporary table (write call)",
+                        "CREATE LOCAL TEMPORARY TABLE qag_leak (x INTEGER)", AccessMode.WRITE,
+                        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'qag_leak'", "0"),
+                new SessionStateProbe("open transaction (write call)",
+                        "BEGIN; INSERT INTO qag_contract (id) VALUES (77)", AccessMode.WRITE,
+                        "SELECT count(*) FROM qag_contract", "5"));
+    }
+
+    @Override
+    protected void makeUnavailable(Dialect dialect) {
+        server.stop();
+    }
+
+    @Override
+    protected boolean describesNullability() {
+        return true;
+    }
+
+    @Override
+    protected boolean describesNamespaces() {
+        return false;
+    }
+
+    /** Writable here: the read-only lock is the database's grants on a server (H2TcpSecurityTest). */
+    @Override
+    protected Set<Capability> lackedCapabilities() {
+        return Set.of(Capability.SERVER_ENFORCED_READ_ONLY, Capability.STREAMING);
+    }
+}
