@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.queryapigate.dialect.jdbc.CatalogueSink;
 import io.queryapigate.dialect.jdbc.ParameterBinder;
 import io.queryapigate.dialect.jdbc.ResultSetReader;
+import io.queryapigate.dialect.jdbc.SqlTypeNames;
 import io.queryapigate.dialect.jdbc.TimeLimit;
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.AffectedRowsExceeded;
@@ -14,15 +15,19 @@ import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.dialect.spi.Parameter;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.RowSink;
+import io.queryapigate.dialect.spi.SchemaColumn;
+import io.queryapigate.dialect.spi.SchemaTable;
 import io.queryapigate.dialect.spi.SessionPlan;
 import io.queryapigate.dialect.spi.SessionStrategy;
 import io.queryapigate.dialect.spi.TableNamespace;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.JDBCType;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -57,15 +62,31 @@ public final class H2Dialect implements Dialect {
     static final String JDBC_PREFIX = "jdbc:h2:";
     private static final String FILE_PREFIX = "jdbc:h2:file:";
     private static final Set<Capability> READ_ONLY_FILE = Set.copyOf(EnumSet.of(Capability.SERVER_ENFORCED_READ_ONLY,
-            Capability.SERVER_SIDE_TIMEOUT, Capability.CANCELLATION, Capability.BIND_PARAMETERS));
+            Capability.SERVER_SIDE_TIMEOUT, Capability.CANCELLATION, Capability.BIND_PARAMETERS, Capability.STREAMING));
     private static final Set<Capability> READ_ONLY_SERVER = Set.copyOf(EnumSet.of(Capability.SERVER_SIDE_TIMEOUT,
-            Capability.CANCELLATION, Capability.BIND_PARAMETERS));
+            Capability.CANCELLATION, Capability.BIND_PARAMETERS, Capability.STREAMING));
     private static final Set<Capability> WRITABLE = Set.copyOf(EnumSet.of(Capability.SERVER_SIDE_TIMEOUT,
-            Capability.CANCELLATION, Capability.BIND_PARAMETERS, Capability.AFFECTED_ROWS_CEILING));
+            Capability.CANCELLATION, Capability.BIND_PARAMETERS, Capability.STREAMING,
+            Capability.AFFECTED_ROWS_CEILING));
     /** The URL settings an operator may give: how names and values compare, the compatibility mode. */
     static final Set<String> URL_SETTINGS = Set.of("MODE", "DATABASE_TO_LOWER", "DATABASE_TO_UPPER",
             "CASE_INSENSITIVE_IDENTIFIERS", "IGNORECASE", "DEFAULT_NULL_ORDERING");
     private static final String SERVER_VERSION = "SELECT 'H2 ' || H2VERSION()";
+    private static final String DATABASES = "SELECT CATALOG_NAME FROM INFORMATION_SCHEMA.INFORMATION_SCHEMA_CATALOG_NAME";
+    /** One row per column of every table and view of the database ({@code ?}), in {@link CatalogueSink}'s layout. */
+    private static final String CATALOGUE = "SELECT t.TABLE_CATALOG, t.TABLE_SCHEMA, t.TABLE_NAME,"
+            + " CASE t.TABLE_TYPE WHEN 'BASE TABLE' THEN 'TABLE' ELSE 'VIEW' END, t.REMARKS,"
+            + " c.COLUMN_NAME, COALESCE(c.DECLARED_DATA_TYPE, c.DATA_TYPE), c.IS_NULLABLE, k.COLUMN_NAME IS NOT NULL,"
+            + " c.REMARKS"
+            + " FROM INFORMATION_SCHEMA.TABLES t"
+            + " LEFT JOIN INFORMATION_SCHEMA.COLUMNS c ON c.TABLE_SCHEMA = t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME"
+            + " LEFT JOIN (SELECT u.TABLE_SCHEMA, u.TABLE_NAME, u.COLUMN_NAME FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS x"
+            + " JOIN INFORMATION_SCHEMA.KEY_COLUMN_USAGE u ON u.CONSTRAINT_SCHEMA = x.CONSTRAINT_SCHEMA"
+            + " AND u.CONSTRAINT_NAME = x.CONSTRAINT_NAME WHERE x.CONSTRAINT_TYPE = 'PRIMARY KEY') k"
+            + " ON k.TABLE_SCHEMA = c.TABLE_SCHEMA AND k.TABLE_NAME = c.TABLE_NAME AND k.COLUMN_NAME = c.COLUMN_NAME"
+            + " WHERE t.TABLE_TYPE IN ('BASE TABLE', 'VIEW') AND UPPER(t.TABLE_SCHEMA) <> 'INFORMATION_SCHEMA'"
+            + " AND t.TABLE_CATALOG = ?"
+            + " ORDER BY t.TABLE_SCHEMA, t.TABLE_NAME, c.ORDINAL_POSITION";
     private static final String IS_ADMIN = "SELECT IS_ADMIN FROM INFORMATION_SCHEMA.USERS WHERE USER_NAME = CURRENT_USER";
 
     private final DialectContext context;
@@ -247,6 +268,40 @@ public final class H2Dialect implements Dialect {
     @Override
     public Optional<String> serverVersion(Duration timeout) {
         return CatalogueSink.firstValue(this, SERVER_VERSION, timeout);
+    }
+
+    /** The connection's own database: an H2 session sees one (its catalog), with any number of schemas. */
+    @Override
+    public List<String> databases(Duration timeout) {
+        return CatalogueSink.sortedNames(this, DATABASES, timeout);
+    }
+
+    /**
+     * From {@code INFORMATION_SCHEMA.TABLES}, {@code COLUMNS}, {@code TABLE_CONSTRAINTS} and {@code
+     * KEY_COLUMN_USAGE}: the base tables and views of every schema but {@code INFORMATION_SCHEMA}, temporary tables
+     * left out; comments from {@code COMMENT ON}; the declared type name ({@code DECIMAL}, {@code CHARACTER VARYING},
+     * as the driver reports it in a run) and the nearest JDBC
+     * type. Another database is refused ({@code SYNTAX}): an H2 session sees its own only.
+     */
+    @Override
+    public Optional<List<SchemaTable>> describeNamespace(Optional<String> database, Duration timeout) {
+        requireNonNull(database, "database is null");
+        long deadline = System.nanoTime() + saturatedNanos(timeout);
+        List<String> own = databases(timeout);
+        if (own.isEmpty()) {
+            return Optional.of(List.of());
+        }
+        if (database.isPresent() && !own.contains(database.get())) {
+            throw new DialectException(DialectError.SYNTAX, "no H2 database named '" + database.get()
+                    + "' on connection '" + context.connectionName() + "': it sees its own database, " + own.get(0));
+        }
+        Parameter named = new Parameter("database", own.get(0), JDBCType.VARCHAR);
+        CatalogueSink sink = new CatalogueSink(row -> new SchemaColumn(row[5].toString(), row[6].toString(),
+                SqlTypeNames.nearest(row[6].toString()), CatalogueSink.nullability(row[7]), CatalogueSink.flag(row[8]),
+                CatalogueSink.text(row[9])));
+        execute(QueryRequest.read(CATALOGUE, List.of(named), Duration.ofNanos(Math.max(1, deadline - System.nanoTime())),
+                CatalogueSink.maxRows()), sink);
+        return Optional.of(sink.tables());
     }
 
     @Override

@@ -13,11 +13,14 @@ import java.util.Map;
 /**
  * Session safety for H2 (ADR 0027): a new H2 session per call, closed after it, so that no variable, setting,
  * temporary table or open transaction outlives the call. Each call first sets H2's own {@code QUERY_TIMEOUT} to
- * the call's limit (a new session starts without one). Reads on a database the dialect did not open read-only run
+ * the call's limit (a new session starts without one) and {@code LAZY_QUERY_EXECUTION}, so that rows are computed
+ * as they are fetched. Reads on a database the dialect did not open read-only run
  * with autocommit off and are rolled back. Stateless and thread-safe.
  */
 public final class H2SessionStrategy implements SessionStrategy {
 
+    /** Sent before every statement: rows are computed as they are fetched, not before the first one. */
+    public static final String LAZY = "SET LAZY_QUERY_EXECUTION TRUE";
     /** Sent before a read that is not protected by a read-only database. */
     public static final String AUTOCOMMIT_OFF = "SET AUTOCOMMIT FALSE";
     /** Sent after such a read. */
@@ -66,6 +69,7 @@ public final class H2SessionStrategy implements SessionStrategy {
         requireNonNull(request, "request is null");
         List<String> before = new ArrayList<>();
         before.add(queryTimeout(request));
+        before.add(LAZY);
         List<String> after = List.of();
         String description;
         if (readOnlyDatabase) {

@@ -78,14 +78,9 @@ class H2FileDialectContractTest extends AbstractDialectContractTest {
         return true;
     }
 
-    @Override
-    protected boolean describesNamespaces() {
-        return false;
-    }
-
     /** Read-only: agents cannot write through it. */
     @Override
     protected Set<Capability> lackedCapabilities() {
-        return Set.of(Capability.AFFECTED_ROWS_CEILING, Capability.STREAMING);
+        return Set.of(Capability.AFFECTED_ROWS_CEILING);
     }
 }

@@ -26,23 +26,23 @@ class H2SessionStrategyTest {
     @Test
     void aReadOnlyFileSendsTheTimeLimitAndTheStatement() {
         H2SessionStrategy strategy = new H2SessionStrategy(true, false);
-        assertThat(strategy.plan(READ)).isEqualTo(new SessionPlan(List.of("SET QUERY_TIMEOUT 2500"), SELECT, List.of(),
+        assertThat(strategy.plan(READ)).isEqualTo(new SessionPlan(List.of("SET QUERY_TIMEOUT 2500", H2SessionStrategy.LAZY), SELECT, List.of(),
                 Map.of(), 0, H2SessionStrategy.READ_ONLY_FILE));
     }
 
     @Test
     void aReadElsewhereRunsWithAutocommitOffAndIsRolledBack() {
         assertThat(new H2SessionStrategy(false, false).plan(READ)).isEqualTo(new SessionPlan(
-                List.of("SET QUERY_TIMEOUT 2500", "SET AUTOCOMMIT FALSE"), SELECT, List.of("ROLLBACK"), Map.of(), 0,
+                List.of("SET QUERY_TIMEOUT 2500", H2SessionStrategy.LAZY, "SET AUTOCOMMIT FALSE"), SELECT, List.of("ROLLBACK"), Map.of(), 0,
                 H2SessionStrategy.ROLLED_BACK_READ));
-        // on a server: the session's opening, two statements before, the statement, the rollback
-        assertThat(new H2SessionStrategy(false, true).plan(READ).roundTrips()).isEqualTo(5);
+        // on a server: the session's opening, three statements before, the statement, the rollback
+        assertThat(new H2SessionStrategy(false, true).plan(READ).roundTrips()).isEqualTo(6);
     }
 
     @Test
     void aWriteRunsInAutocommit() {
         assertThat(new H2SessionStrategy(false, true).plan(WRITE)).isEqualTo(new SessionPlan(
-                List.of("SET QUERY_TIMEOUT 30000"), UPDATE, List.of(), Map.of(), 3, H2SessionStrategy.WRITE));
+                List.of("SET QUERY_TIMEOUT 30000", H2SessionStrategy.LAZY), UPDATE, List.of(), Map.of(), 4, H2SessionStrategy.WRITE));
     }
 
     @Test

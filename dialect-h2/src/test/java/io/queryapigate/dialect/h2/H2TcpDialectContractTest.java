@@ -86,14 +86,9 @@ class H2TcpDialectContractTest extends AbstractDialectContractTest {
         return true;
     }
 
-    @Override
-    protected boolean describesNamespaces() {
-        return false;
-    }
-
     /** Writable here: the read-only lock is the database's grants on a server (H2TcpSecurityTest). */
     @Override
     protected Set<Capability> lackedCapabilities() {
-        return Set.of(Capability.SERVER_ENFORCED_READ_ONLY, Capability.STREAMING);
+        return Set.of(Capability.SERVER_ENFORCED_READ_ONLY);
     }
 }
