@@ -179,9 +179,10 @@ class H2SecurityTest {
 
     /**
      * Known gap on a writable database: H2 has no read-only transaction, and DDL commits by itself, so a read
-     * that creates a table keeps it, and a multi-statement string runs all its statements. That is why {@code
-     * SERVER_ENFORCED_READ_ONLY} is declared only for files opened read-only; on a writable database the SQL
-     * guard's one-statement, read-only check is load-bearing (or use a user with SELECT grants only).
+     * that creates a table keeps it, and a multi-statement string runs all its statements, its own COMMIT included.
+     * That is why {@code SERVER_ENFORCED_READ_ONLY} is declared only for files opened read-only; on a writable
+     * database the SQL guard's one-statement, read-only check is load-bearing (or use a user with SELECT grants
+     * only).
      */
     @Test
     void knownGapDdlInAReadOnAWritableDatabaseIsCommitted() {
@@ -193,6 +194,9 @@ class H2SecurityTest {
         dialect.execute(QueryRequest.read("SELECT 1; INSERT INTO t VALUES (3, 'three')", List.of(),
                 Duration.ofSeconds(30), 10), new RecordingSink());
         assertThat(value(dialect, "SELECT count(*) FROM t")).as("the insert was rolled back").isEqualTo(2L);
+        dialect.execute(QueryRequest.read("INSERT INTO t VALUES (3, 'three'); COMMIT", List.of(),
+                Duration.ofSeconds(30), 10), new RecordingSink());
+        assertThat(value(dialect, "SELECT count(*) FROM t")).as("its own COMMIT kept it").isEqualTo(3L);
     }
 
     @Test
