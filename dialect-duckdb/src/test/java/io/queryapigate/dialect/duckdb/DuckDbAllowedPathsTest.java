@@ -2,7 +2,6 @@ package io.queryapigate.dialect.duckdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.Dialect;
@@ -10,6 +9,7 @@ import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.dialect.spi.QueryRequest;
+import io.queryapigate.dialect.testkit.DialectCalls;
 import io.queryapigate.dialect.testkit.RecordingSink;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,10 +94,7 @@ class DuckDbAllowedPathsTest {
     }
 
     private static DialectException refused(Dialect dialect, String sql, AccessMode mode) {
-        QueryRequest request = QueryRequest.read(sql, List.of(), Duration.ofSeconds(30), 1000).withMode(mode);
-        RecordingSink sink = new RecordingSink();
-        DialectException e = catchThrowableOfType(DialectException.class, () -> dialect.execute(request, sink));
-        assertThat(e).as("%s (%s) must fail, got %s", sql, mode, sink.rows()).isNotNull();
+        DialectException e = DialectCalls.refused(dialect, sql, mode);
         assertThat(e.getMessage()).doesNotContain("s3cr3t");
         return e;
     }

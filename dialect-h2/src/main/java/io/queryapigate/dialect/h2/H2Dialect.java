@@ -2,13 +2,13 @@ package io.queryapigate.dialect.h2;
 
 import static java.util.Objects.requireNonNull;
 
+import io.queryapigate.dialect.jdbc.AffectedRowsCeiling;
 import io.queryapigate.dialect.jdbc.CatalogueSink;
 import io.queryapigate.dialect.jdbc.ParameterBinder;
 import io.queryapigate.dialect.jdbc.ResultSetReader;
 import io.queryapigate.dialect.jdbc.SqlTypeNames;
 import io.queryapigate.dialect.jdbc.TimeLimit;
 import io.queryapigate.dialect.spi.AccessMode;
-import io.queryapigate.dialect.spi.AffectedRowsExceeded;
 import io.queryapigate.dialect.spi.Capability;
 import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.dialect.spi.Dialect;
@@ -416,21 +416,8 @@ public final class H2Dialect implements Dialect {
             return runOnce(connection, plan, current, limit, request, sink);
         }
         // the call's own session, closed after it: its transaction cannot outlive the call
-        connection.setAutoCommit(false);
-        try {
-            QueryStats stats = runOnce(connection, plan, current, limit, request, sink);
-            long affected = stats.updateCount() >= 0 ? stats.updateCount() : stats.rows() + (stats.truncated() ? 1 : 0);
-            if (affected > request.maxAffectedRows()) {
-                connection.rollback();
-                throw new AffectedRowsExceeded(affected, request.maxAffectedRows());
-            }
-            connection.commit();
-            return stats;
-        } finally {
-            if (!connection.getAutoCommit()) {
-                connection.rollback();
-            }
-        }
+        return AffectedRowsCeiling.within(connection, request.maxAffectedRows(),
+                () -> runOnce(connection, plan, current, limit, request, sink));
     }
 
     private QueryStats runOnce(Connection connection, SessionPlan plan, AtomicReference<Statement> current,

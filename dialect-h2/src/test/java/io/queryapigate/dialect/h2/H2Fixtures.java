@@ -12,6 +12,13 @@ final class H2Fixtures {
     static final String ADMIN = "sa";
     static final String ADMIN_PASSWORD = "sa-secret";
 
+    /** 10^12 pairs counted one by one: hours of work, one row, no memory. */
+    static final String SLOW_QUERY =
+            "SELECT count(*) FROM system_range(1, 1000000) a, system_range(1, 1000000) b WHERE a.\"X\" + b.\"X\" = -1";
+    /** 2 * 10^6 pairs: a second or so. */
+    static final String MODERATELY_SLOW_QUERY =
+            "SELECT count(*) FROM system_range(1, 2000) a, system_range(1, 1000) b WHERE a.\"X\" + b.\"X\" = -1";
+
     private H2Fixtures() {}
 
     /** Opens (creating if needed) the database at {@code url} ({@code jdbc:h2:file:...}, {@code jdbc:h2:tcp:...}). */

@@ -9,6 +9,7 @@ import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
 import io.queryapigate.dialect.spi.QueryRequest;
+import io.queryapigate.dialect.testkit.DialectCalls;
 import io.queryapigate.dialect.testkit.RecordingSink;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,18 +71,9 @@ class H2SecurityTest {
     }
 
     private static DialectException refused(Dialect dialect, String sql, AccessMode mode) {
-        QueryRequest request = QueryRequest.read(sql, List.of(), Duration.ofSeconds(30), 1000).withMode(mode);
-        RecordingSink sink = new RecordingSink();
-        DialectException e = catchThrowableOfType(DialectException.class, () -> dialect.execute(request, sink));
-        assertThat(e).as("%s (%s) must fail, got %s", sql, mode, sink.rows()).isNotNull();
+        DialectException e = DialectCalls.refused(dialect, sql, mode);
         assertThat(e.getMessage()).doesNotContain("s3cr3t");
         return e;
-    }
-
-    private static Object value(Dialect dialect, String sql) {
-        RecordingSink sink = new RecordingSink();
-        dialect.execute(QueryRequest.read(sql, List.of(), Duration.ofSeconds(30), 1000), sink);
-        return sink.singleValue();
     }
 
     @ParameterizedTest(name = "read_only={0}")
@@ -131,10 +123,10 @@ class H2SecurityTest {
         }
         assertThat(Files.exists(written)).isFalse();
         assertThat(Files.exists(home.resolve("backup.zip"))).isFalse();
-        assertThat(value(dialect, "SELECT count(*) FROM t")).isEqualTo(2L);
-        assertThat(value(dialect, "SELECT count(*) FROM information_schema.routines WHERE routine_name LIKE 'QAG%'"))
+        assertThat(DialectCalls.value(dialect, "SELECT count(*) FROM t")).isEqualTo(2L);
+        assertThat(DialectCalls.value(dialect, "SELECT count(*) FROM information_schema.routines WHERE routine_name LIKE 'QAG%'"))
                 .isEqualTo(0L);
-        assertThat(value(dialect, "SELECT 'a set of values' AS label")).isEqualTo("a set of values");
+        assertThat(DialectCalls.value(dialect, "SELECT 'a set of values' AS label")).isEqualTo("a set of values");
     }
 
     @Test
@@ -159,8 +151,8 @@ class H2SecurityTest {
             assertThat(e.error()).as(sql + ": " + e.getMessage())
                     .isIn(DialectError.NOT_READ_ONLY, DialectError.PERMISSION_DENIED);
         }
-        assertThat(value(dialect, "SELECT count(*) FROM t")).isEqualTo(2L);
-        assertThat(value(dialect, "SELECT string_agg(v, ',' ORDER BY id) FROM t")).isEqualTo("one,two");
+        assertThat(DialectCalls.value(dialect, "SELECT count(*) FROM t")).isEqualTo(2L);
+        assertThat(DialectCalls.value(dialect, "SELECT string_agg(v, ',' ORDER BY id) FROM t")).isEqualTo("one,two");
     }
 
     @Test
@@ -174,7 +166,7 @@ class H2SecurityTest {
         Dialect dialect = dialect(false);
         RecordingSink sink = new RecordingSink();
         dialect.execute(QueryRequest.read("INSERT INTO t VALUES (3, 'three')", List.of(), Duration.ofSeconds(30), 10), sink);
-        assertThat(value(dialect, "SELECT count(*) FROM t")).isEqualTo(2L);
+        assertThat(DialectCalls.value(dialect, "SELECT count(*) FROM t")).isEqualTo(2L);
     }
 
     /**
@@ -189,14 +181,14 @@ class H2SecurityTest {
         Dialect dialect = dialect(false);
         RecordingSink sink = new RecordingSink();
         dialect.execute(QueryRequest.read("CREATE TABLE slipped (x INTEGER)", List.of(), Duration.ofSeconds(30), 10), sink);
-        assertThat(value(dialect, "SELECT count(*) FROM information_schema.tables WHERE table_name = 'slipped'"))
+        assertThat(DialectCalls.value(dialect, "SELECT count(*) FROM information_schema.tables WHERE table_name = 'slipped'"))
                 .isEqualTo(1L);
         dialect.execute(QueryRequest.read("SELECT 1; INSERT INTO t VALUES (3, 'three')", List.of(),
                 Duration.ofSeconds(30), 10), new RecordingSink());
-        assertThat(value(dialect, "SELECT count(*) FROM t")).as("the insert was rolled back").isEqualTo(2L);
+        assertThat(DialectCalls.value(dialect, "SELECT count(*) FROM t")).as("the insert was rolled back").isEqualTo(2L);
         dialect.execute(QueryRequest.read("INSERT INTO t VALUES (3, 'three'); COMMIT", List.of(),
                 Duration.ofSeconds(30), 10), new RecordingSink());
-        assertThat(value(dialect, "SELECT count(*) FROM t")).as("its own COMMIT kept it").isEqualTo(3L);
+        assertThat(DialectCalls.value(dialect, "SELECT count(*) FROM t")).as("its own COMMIT kept it").isEqualTo(3L);
     }
 
     @Test
@@ -237,7 +229,7 @@ class H2SecurityTest {
             Dialect dialect = new H2DialectFactory().create(context, Map.of());
             dialects.add(dialect);
             assertThat(dialect.privilegeWarnings(Duration.ofSeconds(5))).isEmpty();
-            assertThat(value(dialect, "SELECT v FROM t")).isEqualTo("one");
+            assertThat(DialectCalls.value(dialect, "SELECT v FROM t")).isEqualTo("one");
             DialectException insert = refused(dialect, "INSERT INTO t VALUES (3, 'three')", AccessMode.READ);
             assertThat(insert.error()).as(insert.getMessage()).isEqualTo(DialectError.PERMISSION_DENIED);
 

@@ -56,12 +56,12 @@ class H2TcpDialectContractTest extends AbstractDialectContractTest {
 
     @Override
     protected String slowQuery() {
-        return "SELECT count(*) FROM system_range(1, 1000000) a, system_range(1, 1000000) b WHERE a.\"X\" + b.\"X\" = -1";
+        return H2Fixtures.SLOW_QUERY;
     }
 
     @Override
     protected Optional<String> moderatelySlowQuery() {
-        return Optional.of("SELECT count(*) FROM system_range(1, 2000) a, system_range(1, 1000) b WHERE a.\"X\" + b.\"X\" = -1");
+        return Optional.of(H2Fixtures.MODERATELY_SLOW_QUERY);
     }
 
     @Override
