@@ -11,34 +11,33 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.h2.tools.Server;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The dialect contract on a real H2 TCP server started in the test JVM ({@code org.h2.tools.Server}) on a free
- * port, with a writable connection ({@code h2.read_only: false}) as the database's administrator: session safety,
- * time limits, cancellation and the affected-rows ceiling over the network. {@link #makeUnavailable} stops the
- * server.
+ * The dialect contract on a real H2 TCP server in a JVM of its own ({@code org.h2.tools.Server -tcp}, started once
+ * for the class on a free port), with a writable connection ({@code h2.read_only: false}) as the database's
+ * administrator: session safety, time limits, cancellation and the affected-rows ceiling over the network. {@link
+ * #makeUnavailable} stops the server process; the next test starts another.
  */
 class H2TcpDialectContractTest extends AbstractDialectContractTest {
 
     @TempDir
-    Path base;
+    static Path base;
 
-    private Server server;
+    private static H2Servers.ServerProcess server;
 
-    private String url() throws Exception {
-        if (server == null) {
-            server = H2Servers.start(base);
+    private static String url() throws Exception {
+        if (server == null || !server.process().isAlive()) {
+            server = H2Servers.startProcess(base);
         }
-        return "jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/contract";
+        return "jdbc:h2:tcp://127.0.0.1:" + server.port() + "/contract";
     }
 
-    @AfterEach
-    void stopServer() {
+    @AfterAll
+    static void stopServer() {
         if (server != null) {
-            server.stop();
+            server.close();
         }
     }
 
@@ -78,7 +77,7 @@ class H2TcpDialectContractTest extends AbstractDialectContractTest {
 
     @Override
     protected void makeUnavailable(Dialect dialect) {
-        server.stop();
+        server.close();
     }
 
     @Override
