@@ -5,7 +5,6 @@ import io.queryapigate.dialect.spi.Capability;
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectError;
-import io.queryapigate.dialect.testkit.AbstractDialectContractTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>{@link #makeUnavailable} closes the dialect's keeper session and deletes the file, as an operator removing
  * the database would: the next session cannot open it ({@code IFEXISTS}).
  */
-class H2FileDialectContractTest extends AbstractDialectContractTest {
+class H2FileDialectContractTest extends H2ContractTest {
 
     @TempDir
     Path home;
@@ -38,19 +37,9 @@ class H2FileDialectContractTest extends AbstractDialectContractTest {
 
     @Override
     protected Dialect createDialect(int poolSize) {
-        DialectContext context = new DialectContext("contract", "contract.mv.db;DATABASE_TO_LOWER=TRUE", Optional.of(H2Fixtures.ADMIN),
-                Optional.of(H2Fixtures.ADMIN_PASSWORD), Duration.ofSeconds(30), 10_000, poolSize, home);
+        DialectContext context = new DialectContext("contract", "contract.mv.db;DATABASE_TO_LOWER=TRUE",
+                Optional.of(H2Fixtures.ADMIN), Optional.of(H2Fixtures.ADMIN_PASSWORD), Duration.ofSeconds(30), 10_000, poolSize, home);
         return new H2DialectFactory().create(context, Map.of());
-    }
-
-    @Override
-    protected String slowQuery() {
-        return H2Fixtures.SLOW_QUERY;
-    }
-
-    @Override
-    protected Optional<String> moderatelySlowQuery() {
-        return Optional.of(H2Fixtures.MODERATELY_SLOW_QUERY);
     }
 
     @Override
@@ -70,11 +59,6 @@ class H2FileDialectContractTest extends AbstractDialectContractTest {
     @Override
     protected Set<DialectError> readOnlyViolationErrors() {
         return Set.of(DialectError.NOT_READ_ONLY);
-    }
-
-    @Override
-    protected boolean describesNullability() {
-        return true;
     }
 
     /** Read-only: agents cannot write through it. */

@@ -4,7 +4,6 @@ import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.Capability;
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
-import io.queryapigate.dialect.testkit.AbstractDialectContractTest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * administrator: session safety, time limits, cancellation and the affected-rows ceiling over the network. {@link
  * #makeUnavailable} stops the server process; the next test starts another.
  */
-class H2TcpDialectContractTest extends AbstractDialectContractTest {
+class H2TcpDialectContractTest extends H2ContractTest {
 
     @TempDir
     static Path base;
@@ -54,16 +53,6 @@ class H2TcpDialectContractTest extends AbstractDialectContractTest {
     }
 
     @Override
-    protected String slowQuery() {
-        return H2Fixtures.SLOW_QUERY;
-    }
-
-    @Override
-    protected Optional<String> moderatelySlowQuery() {
-        return Optional.of(H2Fixtures.MODERATELY_SLOW_QUERY);
-    }
-
-    @Override
     protected List<SessionStateProbe> sessionStateProbes() {
         return List.of(
                 SessionStateProbe.of("session variable (SET @)", "SET @qag_probe = 'leaked'", "SELECT @qag_probe", null),
@@ -78,11 +67,6 @@ class H2TcpDialectContractTest extends AbstractDialectContractTest {
     @Override
     protected void makeUnavailable(Dialect dialect) {
         server.close();
-    }
-
-    @Override
-    protected boolean describesNullability() {
-        return true;
     }
 
     /** Writable here: the read-only lock is the database's grants on a server (H2TcpSecurityTest). */
