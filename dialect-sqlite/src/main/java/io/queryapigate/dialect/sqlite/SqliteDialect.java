@@ -322,6 +322,7 @@ public final class SqliteDialect implements Dialect {
     private <T> T onConnection(QueryRequest request, long deadline, Work<T> work) {
         ensureOpen();
         SessionPlan plan = sessionStrategy.plan(request);
+        SqliteStatements.requireSingle(plan.statement());
         SQLiteConnection connection = open(request.mode());
         TimeLimit limit = TimeLimit.start(Duration.ofNanos(deadline - System.nanoTime()),
                 () -> connection.getDatabase().interrupt());

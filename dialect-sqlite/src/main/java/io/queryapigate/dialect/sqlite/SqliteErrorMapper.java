@@ -31,8 +31,8 @@ final class SqliteErrorMapper extends JdbcErrorMapper {
     }
 
     private static DialectError statementError(String message) {
-        if (message.startsWith("too many attached databases") || message.equals("not authorized")
-                || message.startsWith("not authorized")) {
+        if (message.startsWith("too many attached databases") || message.startsWith("not authorized")
+                || message.endsWith("may not be modified")) {
             return DialectError.PERMISSION_DENIED;
         }
         if (message.startsWith("attempt to write a readonly database")) {
