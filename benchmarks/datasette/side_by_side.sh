@@ -117,14 +117,14 @@ say "both answer; the same row from each:"
 curl -s -H "X-API-Key: $KEY" "http://127.0.0.1:$GW_PORT${GW_PATH}1" >&2; echo >&2
 curl -s "http://127.0.0.1:$DS_PORT${DS_PATH}1" >&2; echo >&2
 
-# wrk: $1 = label, $2 = base, $3 = path, $4 = key, $5 = connections, $6 = seconds, $7 = round
+# wrk: $1 = label, $2 = round, $3 = base URL, $4 = path, $5 = key, $6 = connections, $7 = seconds
 cell() {
   local out p50 rps
-  out=$(QAG_PATH="$3" QAG_KEY="$4" taskset -c "$CCPU" wrk -t1 -c"$5" -d"$6"s --latency -s benchmarks/datasette/lookup.lua "$2")
+  out=$(QAG_PATH="$4" QAG_KEY="$5" taskset -c "$CCPU" wrk -t1 -c"$6" -d"$7"s --latency -s benchmarks/datasette/lookup.lua "$3")
   if grep -q "Non-2xx" <<<"$out"; then echo "$out" >&2; die "$1: non-2xx answers"; fi
   p50=$(awk '/^ +50%/ {v=$2; if (v ~ /us$/) {sub(/us$/,"",v); print v} else if (v ~ /ms$/) {sub(/ms$/,"",v); print v*1000} else {sub(/s$/,"",v); print v*1000000}}' <<<"$out")
   rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
-  echo "$1 $7 $p50 $rps" | tee -a "$RAW" >&2
+  echo "$1 $2 $p50 $rps" | tee -a "$RAW" >&2
 }
 
 say "warm-up: 20 s each"
