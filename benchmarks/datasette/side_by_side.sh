@@ -14,7 +14,8 @@
 # default "mutable" mode, not --immutable).
 # Needs: service/target/queryapigate.jar, wrk, taskset, python3, Datasette (installed by
 #        `SERVICES=datasette scripts/test-services.sh start`, or QAG_DATASETTE=/path/to/datasette).
-# Knobs: QAG_DS_ROUNDS (3), QAG_DS_SECONDS per cell (10), QAG_DS_CONNECTIONS (8), QAG_DS_SERVER_CPU (1),
+# Knobs: QAG_DS_ROUNDS (5), QAG_DS_SECONDS per cell (10), QAG_DS_WARMUP seconds per server before the rounds (60),
+#        QAG_DS_CONNECTIONS (8), QAG_DS_SERVER_CPU (1),
 #        QAG_DS_CLIENT_CPU (0), QAG_DS_OUT (benchmarks/results/<date>/datasette).
 # Output: raw.txt (one line per cell) and summary.md (medians over rounds, with min-max) in the output folder.
 set -euo pipefail
@@ -38,7 +39,7 @@ fi
 SQLITE_JAR=$(ls "${M2_REPO:-$HOME/.m2/repository}"/org/xerial/sqlite-jdbc/3.54.1.0/sqlite-jdbc-3.54.1.0.jar) \
   || die "sqlite-jdbc 3.54.1.0 is not in the local Maven repository (build the project first)"
 
-ROUNDS=${QAG_DS_ROUNDS:-3} SECONDS_PER_CELL=${QAG_DS_SECONDS:-10} CONNS=${QAG_DS_CONNECTIONS:-8}
+ROUNDS=${QAG_DS_ROUNDS:-5} SECONDS_PER_CELL=${QAG_DS_SECONDS:-10} CONNS=${QAG_DS_CONNECTIONS:-8} WARMUP=${QAG_DS_WARMUP:-60}
 SCPU=${QAG_DS_SERVER_CPU:-1} CCPU=${QAG_DS_CLIENT_CPU:-0}
 OUT=${QAG_DS_OUT:-benchmarks/results/$(date -u +%F)/datasette}
 mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
@@ -127,9 +128,9 @@ cell() {
   echo "$1 $2 $p50 $rps" | tee -a "$RAW" >&2
 }
 
-say "warm-up: 20 s each"
-cell gateway-warmup 0 "http://127.0.0.1:$GW_PORT" "$GW_PATH" "$KEY" "$CONNS" 20 >/dev/null 2>&1 || true
-cell datasette-warmup 0 "http://127.0.0.1:$DS_PORT" "$DS_PATH" "" "$CONNS" 20 >/dev/null 2>&1 || true
+say "warm-up: $WARMUP s each (the JVM compiles its hot paths on its one core meanwhile)"
+cell gateway-warmup 0 "http://127.0.0.1:$GW_PORT" "$GW_PATH" "$KEY" "$CONNS" "$WARMUP" >/dev/null 2>&1 || true
+cell datasette-warmup 0 "http://127.0.0.1:$DS_PORT" "$DS_PATH" "" "$CONNS" "$WARMUP" >/dev/null 2>&1 || true
 : >"$RAW"
 for r in $(seq "$ROUNDS"); do
   cell datasette-1 "$r" "http://127.0.0.1:$DS_PORT" "$DS_PATH" "" 1 "$SECONDS_PER_CELL"
