@@ -3,6 +3,7 @@ package io.queryapigate.dialect.sqlite;
 import static java.util.Objects.requireNonNull;
 
 import io.queryapigate.dialect.jdbc.CatalogueSink;
+import io.queryapigate.dialect.jdbc.SessionPermits;
 import io.queryapigate.dialect.jdbc.TimeLimit;
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.AffectedRowsExceeded;
@@ -12,6 +13,7 @@ import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectContext;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.dialect.spi.Nullability;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.RowSink;
@@ -26,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.sql.JDBCType;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -39,8 +42,6 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import org.sqlite.JDBC;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteConnection;
@@ -80,7 +81,7 @@ public final class SqliteDialect implements Dialect {
     private final Properties readProperties;
     private final Properties writeProperties;
     private final SqliteSessionStrategy sessionStrategy = new SqliteSessionStrategy();
-    private final Semaphore sessions;
+    private final SessionPermits sessions;
     private final Set<TimeLimit> running = ConcurrentHashMap.newKeySet();
     private final SqliteResultSetReader reader = new SqliteResultSetReader();
     private final SqliteParameterBinder binder = new SqliteParameterBinder();
@@ -104,7 +105,7 @@ public final class SqliteDialect implements Dialect {
         this.jdbcUrl = JDBC_PREFIX + databaseFile;
         this.readProperties = connectionProperties(config, true);
         this.writeProperties = connectionProperties(config, false);
-        this.sessions = new Semaphore(context.poolSize(), true);
+        this.sessions = new SessionPermits("SQLite", context.connectionName(), context.poolSize());
         if (config.initScript().isPresent() && !Files.exists(databaseFile)) {
             createFromInitScript(config.initScript().get());
         }
@@ -144,7 +145,7 @@ public final class SqliteDialect implements Dialect {
     public QueryStats execute(QueryRequest request, RowSink sink) {
         requireNonNull(request, "request is null");
         requireNonNull(sink, "sink is null");
-        long deadline = System.nanoTime() + saturatedNanos(request.timeout());
+        long deadline = SessionPermits.deadline(request.timeout());
         acquire(request, deadline);
         try {
             return run(request, sink, deadline);
@@ -156,13 +157,13 @@ public final class SqliteDialect implements Dialect {
     /**
      * The prepared statement's metadata, on a read-only connection: SQLite compiles the statement and never steps
      * it. A column of a table has its declared type and its NOT NULL; an expression has no type in SQLite until a
-     * row is computed, and is described as {@code ANY} ({@link java.sql.JDBCType#OTHER}), nullability unknown.
+     * row is computed, and is described as {@code ANY} ({@link JDBCType#OTHER}), nullability unknown.
      */
     @Override
     public Optional<List<ColumnInfo>> describe(QueryRequest request) {
         requireNonNull(request, "request is null");
         QueryRequest read = request.withMode(AccessMode.READ);
-        long deadline = System.nanoTime() + saturatedNanos(request.timeout());
+        long deadline = SessionPermits.deadline(request.timeout());
         acquire(request, deadline);
         try {
             return Optional.of(onConnection(read, deadline, (connection, plan, limit) -> {
@@ -171,8 +172,8 @@ public final class SqliteDialect implements Dialect {
                     List<ColumnInfo> columns = new ArrayList<>();
                     for (ColumnInfo c : columnCount(metaData) == 0 ? List.<ColumnInfo>of() : reader.describe(metaData)) {
                         boolean expression = SqliteResultSetReader.declaredType(metaData, columns.size() + 1) == null;
-                        columns.add(expression ? new ColumnInfo(c.name(), "ANY", java.sql.JDBCType.OTHER,
-                                io.queryapigate.dialect.spi.Nullability.UNKNOWN) : c);
+                        columns.add(expression ? new ColumnInfo(c.name(), "ANY", JDBCType.OTHER,
+                                Nullability.UNKNOWN) : c);
                     }
                     return List.copyOf(columns);
                 }
@@ -204,13 +205,13 @@ public final class SqliteDialect implements Dialect {
     @Override
     public Optional<List<SchemaTable>> describeNamespace(Optional<String> database, Duration timeout) {
         requireNonNull(database, "database is null");
-        long deadline = System.nanoTime() + saturatedNanos(timeout);
-        if (database.isPresent() && !databases(left(deadline)).contains(database.get())) {
+        long deadline = SessionPermits.deadline(timeout);
+        if (database.isPresent() && !databases(SessionPermits.left(deadline)).contains(database.get())) {
             throw new DialectException(DialectError.SYNTAX, "no SQLite database named '" + database.get()
                     + "' on connection '" + context.connectionName() + "' (only main: ATTACH is refused)");
         }
         CatalogueSink catalogue = new CatalogueSink(SqliteDialect::catalogueColumn);
-        execute(QueryRequest.read(CATALOGUE, List.of(), left(deadline), CatalogueSink.maxRows()), new RowSink() {
+        execute(QueryRequest.read(CATALOGUE, List.of(), SessionPermits.left(deadline), CatalogueSink.maxRows()), new RowSink() {
             private String table;
             private SqliteComments comments = SqliteComments.NONE;
 
@@ -238,8 +239,8 @@ public final class SqliteDialect implements Dialect {
     private static SchemaColumn catalogueColumn(Object[] row) {
         String type = row[6] == null ? "" : row[6].toString();
         return new SchemaColumn(row[5].toString(), type, SqliteTypes.of(type),
-                CatalogueSink.flag(row[7]) ? io.queryapigate.dialect.spi.Nullability.NO_NULLS
-                        : io.queryapigate.dialect.spi.Nullability.NULLABLE,
+                CatalogueSink.flag(row[7]) ? Nullability.NO_NULLS
+                        : Nullability.NULLABLE,
                 ((Number) row[8]).intValue() > 0, CatalogueSink.text(row[9]));
     }
 
@@ -251,8 +252,7 @@ public final class SqliteDialect implements Dialect {
             throw new DialectException(DialectError.UNAVAILABLE, "SQLite database file " + databaseFile
                     + " of connection '" + context.connectionName() + "' does not exist");
         }
-        long deadline = System.nanoTime() + saturatedNanos(timeout.isNegative() || timeout.isZero()
-                ? Duration.ofMillis(1) : timeout);
+        long deadline = SessionPermits.deadline(timeout.isNegative() || timeout.isZero() ? Duration.ofMillis(1) : timeout);
         Object[] answer = new Object[1];
         RowSink sink = new RowSink() {
             @Override
@@ -266,7 +266,7 @@ public final class SqliteDialect implements Dialect {
         };
         try {
             // no permit: the check asks whether the file answers, not whether the pool is busy
-            run(QueryRequest.read("SELECT count(*) FROM sqlite_schema", List.of(), left(deadline), 1), sink, deadline);
+            run(QueryRequest.read("SELECT count(*) FROM sqlite_schema", List.of(), SessionPermits.left(deadline), 1), sink, deadline);
         } catch (DialectException e) {
             throw e.error() == DialectError.UNAVAILABLE ? e : new DialectException(DialectError.UNAVAILABLE,
                     "SQLite health check of connection '" + context.connectionName() + "' failed: " + e.getMessage(),
@@ -423,16 +423,7 @@ public final class SqliteDialect implements Dialect {
 
     private void acquire(QueryRequest request, long deadline) {
         ensureOpen();
-        try {
-            if (!sessions.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                throw new DialectException(DialectError.UNAVAILABLE, "no SQLite session of connection '"
-                        + context.connectionName() + "' (pool size " + context.poolSize() + ") freed up within "
-                        + request.timeout().toMillis() + " ms");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DialectException(DialectError.CANCELLED, "interrupted while waiting for a SQLite session");
-        }
+        sessions.acquire(deadline, request.timeout());
     }
 
     private void throwIfStopped(TimeLimit limit, QueryRequest request) {
@@ -561,18 +552,6 @@ public final class SqliteDialect implements Dialect {
             return home.resolve(path).toAbsolutePath().normalize();
         } catch (InvalidPathException e) {
             throw new IllegalArgumentException("url: not a valid path: '" + url + "'", e);
-        }
-    }
-
-    private static Duration left(long deadline) {
-        return Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
-    }
-
-    private static long saturatedNanos(Duration duration) {
-        try {
-            return duration.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE / 4;
         }
     }
 
