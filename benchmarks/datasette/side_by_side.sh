@@ -51,7 +51,7 @@ PIDS=()
 cleanup() {
   for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
   for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-  cp "$WORK"/*.log "$OUT/" 2>/dev/null || true
+  for log in "$WORK"/*.log; do [ -f "$log" ] && tail -n 200 "$log" >"$OUT/$(basename "$log")"; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
