@@ -2,7 +2,6 @@ package io.queryapigate.dialect.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.queryapigate.dialect.spi.AccessMode;
 import io.queryapigate.dialect.spi.Dialect;
@@ -64,16 +63,11 @@ class SqliteSecurityTest {
     }
 
     private static DialectException refused(Dialect dialect, String sql, AccessMode mode) {
-        QueryRequest request = QueryRequest.read(sql, List.of(), Duration.ofSeconds(30), 1000).withMode(mode);
-        DialectException e = catchThrowableOfType(DialectException.class, () -> dialect.execute(request, new RecordingSink()));
-        assertThat(e).as("%s (%s) must fail", sql, mode).isNotNull();
-        return e;
+        return RecordingSink.failure(dialect, QueryRequest.read(sql, List.of(), Duration.ofSeconds(30), 1000).withMode(mode));
     }
 
     private static Object value(Dialect dialect, String sql) {
-        RecordingSink sink = new RecordingSink();
-        dialect.execute(QueryRequest.read(sql, List.of(), Duration.ofSeconds(30), 1000), sink);
-        return sink.singleValue();
+        return RecordingSink.run(dialect, QueryRequest.read(sql, List.of(), Duration.ofSeconds(30), 1000)).singleValue();
     }
 
     private void assertUnchanged(Dialect dialect) {
