@@ -8,11 +8,19 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
 import io.queryapigate.testing.TestingConfig;
+import java.net.http.HttpRequest;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +39,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Saved queries of {@code query_type: mongo} on the real MongoDB-protocol test server (FerretDB), through the REST
  * API: saved, published and rolled back, called with bound parameters ({@code GET} and {@code POST /q/{name}}), paged,
  * shown as the original shows them, described in the caller's OpenAPI document; refused when saved with a stage
- * that writes or on a connection of the other language; run history and events recorded; grants checked.
+ * that writes or on a connection of the other language; run history and events recorded; grants checked; a tool of
+ * the MCP server like any saved query.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -227,5 +236,28 @@ class MongoSavedQueriesIT {
                     + " ON q.id = e.query_id WHERE q.name = 'granted'").mapTo(Long.class).one());
         }
         assertThat(events).isEqualTo(2);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aSavedMongoQueryIsAnMcpTool() {
+        save(mongoQuery("mcp_people", Map.of("city", ":city"), Map.of("city", "str")));
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
+                .builder("http://127.0.0.1:" + APP.getLocalPort()).endpoint("/mcp")
+                .requestBuilder(HttpRequest.newBuilder().header("X-API-Key", ADMIN)).build();
+        try (McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build()) {
+            client.initialize();
+            McpSchema.Tool tool = client.listTools().tools().stream().filter(t -> t.name().equals("mcp_people"))
+                    .findFirst().orElseThrow();
+            assertThat(tool.inputSchema().get("required")).isEqualTo(List.of("city"));
+            CallToolResult r = client.callTool(new CallToolRequest("mcp_people", Map.of("city", "Rome")));
+            assertThat(r.isError()).as(r.content().toString()).isFalse();
+            List<Map<String, Object>> rows = (List<Map<String, Object>>) ((Map<String, Object>) r.structuredContent())
+                    .get("rows");
+            assertThat(rows).extracting(row -> ((Number) row.get("_id")).intValue()).containsExactly(1, 3, 5);
+            CallToolResult operator = client.callTool(new CallToolRequest("mcp_people", Map.of("city",
+                    Map.of("$ne", "x"))));
+            assertThat(operator.isError()).isTrue();
+        }
     }
 }
