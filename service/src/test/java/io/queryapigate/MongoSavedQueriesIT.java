@@ -67,6 +67,7 @@ class MongoSavedQueriesIT {
         people.add(new Document("_id", 6).append("name", "$gt").append("age", 99).append("city", "Oslo"));
         db().getCollection("people").insertMany(people);
         db().getCollection("secrets").insertOne(new Document("token", "s3cr3t"));
+        db().getCollection("cities").insertOne(new Document("_id", 1).append("name", "Oslo"));
         return TestingConfig.write("  mg:\n    dialect: mongo\n    url: " + MONGO.url() + "/" + DB + "\n"
                 + "  duck:\n    dialect: duckdb\n    url: ':memory:'\n    properties:\n      duckdb.read_only: \"false\"\n", "");
     }
@@ -259,5 +260,18 @@ class MongoSavedQueriesIT {
                     Map.of("$ne", "x"))));
             assertThat(operator.isError()).isTrue();
         }
+    }
+
+    @Test
+    void aCachedAnswerIsServedUntilItsTtlEnds() {
+        Map<String, Object> body = mongoQuery("cached_cities", Map.of(), Map.of());
+        body.put("mongo_collection", "cities");
+        body.put("cache_ttl", 300);
+        assertThat(save(body).status()).isEqualTo(201);
+        assertThat(ids(http.get("/q/cached_cities", ADMIN))).containsExactly(1);
+        db().getCollection("cities").insertOne(new Document("_id", 2).append("name", "Rome"));
+        assertThat(ids(http.get("/q/cached_cities", ADMIN))).as("the cached answer").containsExactly(1);
+        assertThat(ids(http.get("/q/cached_cities?page=1&page_size=10", ADMIN))).as("another page: not cached")
+                .containsExactly(1, 2);
     }
 }
