@@ -271,7 +271,7 @@ class MongoSavedQueriesIT {
         assertThat(ids(http.get("/q/cached_cities", ADMIN))).containsExactly(1);
         db().getCollection("cities").insertOne(new Document("_id", 2).append("name", "Rome"));
         assertThat(ids(http.get("/q/cached_cities", ADMIN))).as("the cached answer").containsExactly(1);
-        assertThat(ids(http.get("/q/cached_cities?page=1&page_size=10", ADMIN))).as("another page: not cached")
+        assertThat(ids(http.get("/q/cached_cities?page=1&page_size=7", ADMIN))).as("another page: not cached")
                 .containsExactly(1, 2);
     }
 }
