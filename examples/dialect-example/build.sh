@@ -7,7 +7,8 @@
 #   3. runs the example's own build, `mvn package` by default (its tests included), with that repository chained
 #      in front of the user's (Maven 3.9's maven.repo.local.tail: everything else, Derby and JUnit included, is read
 #      from ~/.m2/repository or downloaded into target/local-repo).
-# The plugin folder is then in target/plugin/derby/. Extra arguments replace the goals, e.g. `build.sh verify -o`.
+# The plugin folder is then in target/plugin/derby/. Extra arguments replace the goals, e.g. `build.sh clean package`
+# or `build.sh package -Dtest=DerbySecurityTest`.
 # Needs the reactor's jars first:  ./mvnw -pl dialect-spi,dialect-testkit -am package -DskipTests
 set -euo pipefail
 
@@ -28,6 +29,13 @@ done
 REPO="$HERE/target/local-repo"
 MVN=("$ROOT/mvnw" -B -ntp -f "$HERE/pom.xml" "-Dmaven.repo.local=$REPO"
      "-Dmaven.repo.local.tail=${QAG_M2_REPOSITORY:-$HOME/.m2/repository}")
+
+# `clean` first, on its own: the private repository lives in target/ and must outlive it
+if [ "${1:-}" = clean ]; then
+  "${MVN[@]}" -q clean
+  shift
+fi
+rm -rf "$HERE/target/plugin"
 
 "${MVN[@]}" -q install:install-file -Dfile="$ROOT/pom.xml" -DpomFile="$ROOT/pom.xml" -Dpackaging=pom
 "${MVN[@]}" -q install:install-file -Dfile="$SPI" -DpomFile="$ROOT/dialect-spi/pom.xml"

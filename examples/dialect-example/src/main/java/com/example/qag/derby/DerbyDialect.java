@@ -7,6 +7,7 @@ import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectError;
 import io.queryapigate.dialect.spi.DialectException;
+import io.queryapigate.dialect.spi.LexicalRules;
 import io.queryapigate.dialect.spi.QueryRequest;
 import io.queryapigate.dialect.spi.QueryStats;
 import io.queryapigate.dialect.spi.RowSink;
@@ -71,6 +72,15 @@ public final class DerbyDialect implements Dialect {
     @Override
     public SessionStrategy sessionStrategy() {
         return strategy;
+    }
+
+    /**
+     * Standard SQL text, except that Derby's bracketed comments nest: {@code /* a /* b *}{@code / 1 *}{@code /} is
+     * one comment.
+     */
+    @Override
+    public LexicalRules lexicalRules() {
+        return LexicalRules.ANSI.named("derby").with(LexicalRules.Feature.NESTED_COMMENTS);
     }
 
     /** Derby's schema when no user is given; unquoted names compare without regard to case. */

@@ -32,11 +32,15 @@ import java.util.stream.Stream;
  *       derby.init_script: inventory.sql
  * </pre>
  *
- * <p>Derby's embedded driver is found with {@link ServiceLoader} in this plugin's own class loader, and the instance
+ * <p>Derby's engine log goes to {@code derby.log} in the service's home unless {@code derby.stream.error.file} or
+ * {@code derby.system.home} is set. Derby's embedded driver is found with {@link ServiceLoader} in this plugin's own class loader, and the instance
  * is kept: {@code DriverManager} would look for drivers in the caller's class loader and the service's, not in the
  * plugin's.
  */
 public final class DerbyDialectFactory implements DialectFactory {
+
+    /** Derby's (JVM-wide) setting for where its engine log goes. */
+    static final String ERROR_LOG = "derby.stream.error.file";
 
     @Override
     public String name() {
@@ -51,6 +55,10 @@ public final class DerbyDialectFactory implements DialectFactory {
     @Override
     public Dialect create(DialectContext context, Map<String, String> properties) {
         DerbyDialectConfig config = DerbyDialectConfig.bind(context.url(), context.homeDirectory(), properties);
+        if (System.getProperty(ERROR_LOG) == null && System.getProperty("derby.system.home") == null) {
+            // Derby's engine log; Derby would otherwise write derby.log into the process's working directory
+            System.setProperty(ERROR_LOG, context.homeDirectory().resolve("derby.log").toString());
+        }
         Driver driver = embeddedDriver();
         if (config.create() && !Files.exists(config.database())) {
             createDatabase(driver, config);

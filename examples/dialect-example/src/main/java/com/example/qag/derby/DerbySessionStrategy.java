@@ -44,7 +44,7 @@ public final class DerbySessionStrategy implements SessionStrategy {
     }
 
     /**
-     * Replaces each {@code ?} marker outside string literals, quoted names and comments by a {@code CAST} to the
+     * Replaces each {@code ?} marker outside string literals, quoted names and comments (nested, as Derby reads them) by a {@code CAST} to the
      * declared type of the parameter in the same position, except after {@code OFFSET} and {@code FETCH
      * FIRST|NEXT}, where Derby accepts only a bare marker.
      *
@@ -66,8 +66,7 @@ public final class DerbySessionStrategy implements SessionStrategy {
                 end = sql.indexOf('\n', i);
                 end = end < 0 ? sql.length() : end + 1;
             } else if (sql.startsWith("/*", i)) {
-                end = sql.indexOf("*/", i + 2);
-                end = end < 0 ? sql.length() : end + 2;
+                end = commentEnd(sql, i);
             } else if (Character.isLetter(c)) {
                 end = i + 1;
                 while (end < sql.length() && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_')) {
@@ -92,6 +91,26 @@ public final class DerbySessionStrategy implements SessionStrategy {
             i = end;
         }
         return out.toString();
+    }
+
+    /** The end of the comment starting at {@code start}: Derby's bracketed comments nest. */
+    private static int commentEnd(String sql, int start) {
+        int depth = 0;
+        int i = start;
+        while (i < sql.length()) {
+            if (sql.startsWith("/*", i)) {
+                depth++;
+                i += 2;
+            } else if (sql.startsWith("*/", i)) {
+                i += 2;
+                if (--depth == 0) {
+                    return i;
+                }
+            } else {
+                i++;
+            }
+        }
+        return sql.length();
     }
 
     /** The end of a quoted literal or name starting at {@code start}; a doubled quote is part of it. */

@@ -56,6 +56,8 @@ class DerbySessionStrategyTest {
         List<Parameter> one = List.of(new Parameter("n", 1L, JDBCType.INTEGER));
         assertThat(DerbySessionStrategy.typeMarkers("VALUES ('it''s ?', ?, ?)", one))
                 .isEqualTo("VALUES ('it''s ?', CAST(? AS INTEGER), ?)");
+        assertThat(DerbySessionStrategy.typeMarkers("VALUES /* a /* ? */ ? */ ?", one))
+                .as("comments nest in Derby").isEqualTo("VALUES /* a /* ? */ ? */ CAST(? AS INTEGER)");
         assertThat(DerbySessionStrategy.typeMarkers("SELECT a FROM t OFFSET ? ROWS", one))
                 .isEqualTo("SELECT a FROM t OFFSET ? ROWS");
     }
