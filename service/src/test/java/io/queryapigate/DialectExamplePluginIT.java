@@ -113,7 +113,7 @@ class DialectExamplePluginIT {
         try (Stream<Path> files = Files.list(PLUGIN)) {
             assertThat(files.map(f -> f.getFileName().toString()).sorted().toList())
                     .containsExactly("derby-10.17.1.0.jar", "derbyshared-10.17.1.0.jar",
-                            "qag-dialect-derby-1.0.0-SNAPSHOT.jar");
+                            "qag-dialect-derby-example-1.0.jar");
         }
         assertThat(EXAMPLE.resolve("target/surefire-reports/TEST-com.example.qag.derby.DerbyDialectContractTest.xml"))
                 .as("the contract tests ran in the example's build").exists();
