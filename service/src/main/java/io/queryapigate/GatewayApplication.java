@@ -248,7 +248,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         administrators.requireAnOwner();
         SecretReferences secretReferences = config.getSecrets().build(variables, clock);
         environment.lifecycle().manage(new io.dropwizard.lifecycle.AutoCloseableManager(secretReferences));
-        DialectRegistry dialects = DialectRegistry.discover(GatewayApplication.class.getClassLoader());
+        DialectRegistry dialects = config.dialects(home);
         ConnectionRegistry connections = ConnectionRegistry.create(dialects, config.getConnections(),
                 config.getLimits().queryTimeoutValue(), config.getLimits().getMaxRows(), home).manage(environment);
         EventLog events = config.getEvents().build(store.jdbi(), clock, environment);

@@ -82,6 +82,10 @@ public class GatewayConfiguration extends Configuration {
 
     @Valid
     @NotNull
+    private io.queryapigate.config.PluginsConfig plugins = new io.queryapigate.config.PluginsConfig();
+
+    @Valid
+    @NotNull
     private io.queryapigate.config.AlertsConfig alerts = new io.queryapigate.config.AlertsConfig();
 
     @Valid
@@ -257,6 +261,22 @@ public class GatewayConfiguration extends Configuration {
     @JsonProperty
     public void setMetadataCache(MetadataCacheConfig metadataCache) {
         this.metadataCache = metadataCache;
+    }
+
+    @JsonProperty
+    public io.queryapigate.config.PluginsConfig getPlugins() {
+        return plugins;
+    }
+
+    @JsonProperty
+    public void setPlugins(io.queryapigate.config.PluginsConfig plugins) {
+        this.plugins = plugins;
+    }
+
+    /** The dialects on the class path and in the plugins folder, for a service whose home is {@code home}. */
+    public io.queryapigate.dialect.DialectRegistry dialects(java.nio.file.Path home) {
+        ClassLoader service = GatewayConfiguration.class.getClassLoader();
+        return io.queryapigate.dialect.DialectRegistry.discover(service, plugins.load(home, service));
     }
 
     @JsonProperty

@@ -87,7 +87,7 @@ public final class ConfigCommand extends ConfiguredCommand<GatewayConfiguration>
         String url = Store.resolveUrl(config.getStore().getUrl(), home);
         Store.migrate(url, config.getStore().getUser(), config.getStore().getPassword());
         Store store = Store.connect(url, config.getStore().getUser(), config.getStore().getPassword());
-        DialectRegistry dialects = DialectRegistry.discover(ConfigCommand.class.getClassLoader());
+        DialectRegistry dialects = config.dialects(home);
         ConnectionRegistry connections = ConnectionRegistry.create(dialects, config.getConnections(),
                 config.getLimits().queryTimeoutValue(), config.getLimits().getMaxRows(), home);
         Map<String, String> variables = System.getenv();

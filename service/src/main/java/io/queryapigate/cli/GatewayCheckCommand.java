@@ -42,7 +42,7 @@ public final class GatewayCheckCommand extends CheckCommand<GatewayConfiguration
     @Override
     protected void run(Bootstrap<GatewayConfiguration> bootstrap, Namespace namespace,
             GatewayConfiguration configuration) throws Exception {
-        DialectRegistry registry = DialectRegistry.discover(GatewayCheckCommand.class.getClassLoader());
+        DialectRegistry registry = configuration.dialects(Path.of(configuration.getHome()).toAbsolutePath().normalize());
         configuration.getConnections().forEach((name, c) -> registry.require(c.getDialect(), name));
         if (configuration.getJwt() != null) {
             configuration.getJwt().validate();

@@ -85,7 +85,7 @@ public final class ImportPythonCommand extends ConfiguredCommand<GatewayConfigur
         try (TargetStore target = TargetStore.open(url, config.getStore().getUser(), config.getStore().getPassword(),
                 options.dryRun())) {
             ConnectionRegistry connections = ConnectionRegistry.create(
-                    DialectRegistry.discover(ImportPythonCommand.class.getClassLoader()), config.getConnections(),
+                    config.dialects(home), config.getConnections(),
                     config.getLimits().queryTimeoutValue(), config.getLimits().getMaxRows(), home);
             try {
                 Guarding guarding = new Guarding(new SqlGuard((int) Math.min(Integer.MAX_VALUE, maxSql),

@@ -23,6 +23,13 @@ public class ConnectionConfig {
     @NotEmpty
     private String url;
 
+    /**
+     * The plugin (a folder or jar in the plugins folder, without {@code .jar}) whose classes the dialect sees while it
+     * creates this connection, e.g. the one JDBC driver of several for a {@code jdbc} connection; unset: its own.
+     */
+    @Pattern(regexp = "[^/\\\\]+", message = "must be the name of a folder or jar in the plugins folder")
+    private String plugin;
+
     private String user;
 
     private String password;
@@ -61,6 +68,16 @@ public class ConnectionConfig {
     @JsonProperty
     public void setUrl(String url) {
         this.url = url;
+    }
+
+    @JsonProperty
+    public String getPlugin() {
+        return plugin;
+    }
+
+    @JsonProperty
+    public void setPlugin(String plugin) {
+        this.plugin = plugin;
     }
 
     @JsonProperty

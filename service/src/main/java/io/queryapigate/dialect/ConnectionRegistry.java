@@ -180,11 +180,22 @@ public final class ConnectionRegistry implements Managed {
         }
         DialectContext context = new DialectContext(name, c.getUrl(), Optional.ofNullable(c.getUser()),
                 Optional.ofNullable(c.getPassword()), timeout, maxRows, c.getPoolSize(), home);
+        ClassLoader creating;
+        try {
+            creating = registry.creationLoader(c.getDialect(), c.getPlugin());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConnection(name, "plugin", e.getMessage(), null);
+        }
+        Thread thread = Thread.currentThread();
+        ClassLoader before = thread.getContextClassLoader();
         Dialect dialect;
         try {
+            thread.setContextClassLoader(creating);
             dialect = factory.create(context, Map.copyOf(c.getProperties()));
         } catch (IllegalArgumentException ex) {
             throw new InvalidConnection(name, "properties", ex.getMessage(), ex);
+        } finally {
+            thread.setContextClassLoader(before);
         }
         TableNamespace namespace = dialect.defaultNamespace();
         SqlDialectFamily family = SqlDialectFamily.of(dialect.sqlFamily());

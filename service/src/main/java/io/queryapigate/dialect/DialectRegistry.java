@@ -2,9 +2,13 @@ package io.queryapigate.dialect;
 
 import io.queryapigate.dialect.spi.DialectFactory;
 import io.queryapigate.dialect.spi.DialectSpi;
+import io.queryapigate.plugins.Plugins;
 import java.net.URL;
 import java.security.CodeSource;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
@@ -13,25 +17,53 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The dialect factories on the class path, discovered once with {@link ServiceLoader}. Each is logged with its jar
- * and SPI version; two factories with one name, or a factory built for another SPI major version, stop startup.
- * Factories are only instantiated here; dialects are created only for connections the YAML declares.
+ * The dialect factories on the class path and in the plugins folder, discovered once with {@link ServiceLoader}.
+ * Each is logged with its jar and SPI version; two factories with one name, or a factory built for another SPI major
+ * version, stop startup. Factories are only instantiated here; dialects are created only for connections the YAML
+ * declares, each with the class loader it should see as its thread's context class loader while it is created
+ * ({@link #creationLoader}).
  */
 public final class DialectRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(DialectRegistry.class);
 
     private final Map<String, DialectFactory> factories;
+    private final Plugins plugins;
+    /** The plugin loader of each dialect a plugin brought. */
+    private final Map<String, ClassLoader> pluginDialects;
 
-    private DialectRegistry(Map<String, DialectFactory> factories) {
+    private DialectRegistry(Map<String, DialectFactory> factories, Plugins plugins) {
         this.factories = Collections.unmodifiableMap(factories);
+        this.plugins = plugins;
+        Map<String, ClassLoader> fromPlugins = new HashMap<>();
+        for (Plugins.Plugin plugin : plugins.all().values()) {
+            plugin.dialects().forEach(f -> fromPlugins.put(f.name(), plugin.loader()));
+        }
+        this.pluginDialects = Map.copyOf(fromPlugins);
     }
 
+    /** The dialects on the service's class path alone (commands that read no configuration). */
     public static DialectRegistry discover(ClassLoader loader) {
-        return of(ServiceLoader.load(DialectFactory.class, loader));
+        return discover(loader, Plugins.none(loader));
+    }
+
+    /** The dialects on the service's class path and those the plugins bring. */
+    public static DialectRegistry discover(ClassLoader loader, Plugins plugins) {
+        List<DialectFactory> found = new ArrayList<>();
+        try {
+            ServiceLoader.load(DialectFactory.class, loader).forEach(found::add);
+        } catch (ServiceConfigurationError e) {
+            throw new IllegalStateException("A dialect plugin could not be loaded: " + e.getMessage(), e);
+        }
+        plugins.all().values().forEach(p -> found.addAll(p.dialects()));
+        return of(found, plugins);
     }
 
     /** Registers the given factories with the same checks as discovery (used by tests). */
     public static DialectRegistry of(Iterable<DialectFactory> found) {
+        return of(found, Plugins.none(DialectRegistry.class.getClassLoader()));
+    }
+
+    private static DialectRegistry of(Iterable<DialectFactory> found, Plugins plugins) {
         Map<String, DialectFactory> byName = new TreeMap<>();
         int spiMajor = DialectSpi.major(DialectSpi.VERSION);
         try {
@@ -65,7 +97,7 @@ public final class DialectRegistry {
         } catch (ServiceConfigurationError e) {
             throw new IllegalStateException("A dialect plugin could not be loaded: " + e.getMessage(), e);
         }
-        return new DialectRegistry(byName);
+        return new DialectRegistry(byName, plugins);
     }
 
     private static String location(Class<?> type) {
@@ -91,5 +123,24 @@ public final class DialectRegistry {
 
     public Map<String, DialectFactory> factories() {
         return factories;
+    }
+
+    /**
+     * The context class loader a connection's dialect is created under: the named plugin's when the connection says
+     * {@code plugin:}, else the dialect's own plugin's when a plugin brought it, else the service's class path followed
+     * by the library plugins (where the {@code jdbc} dialect finds the driver an operator dropped in).
+     *
+     * @throws IllegalArgumentException when {@code plugin} names no loaded plugin
+     */
+    public ClassLoader creationLoader(String dialect, String plugin) {
+        if (plugin != null) {
+            return plugins.loader(plugin);
+        }
+        ClassLoader own = pluginDialects.get(dialect);
+        return own != null ? own : plugins.libraries();
+    }
+
+    public Plugins plugins() {
+        return plugins;
     }
 }
