@@ -136,7 +136,9 @@ class GenericJdbcPluginIT {
         "SET TRANSACTION READ WRITE",
         "CALL 1",
         "SELECT id FROM items; DELETE FROM items",
-        "SHUTDOWN"})
+        "SHUTDOWN",
+        "SELECT LOAD_FILE('/etc/hostname', 'UTF-8') AS f FROM items",
+        "SELECT id FROM items WHERE LOAD_FILE('/etc/hostname') IS NOT NULL"})
     void writesAndSessionChangesAreRefusedToAReader(String sql) {
         Reply r = http.sql(reader, "legacy", sql);
         assertThat(r.status()).as(sql + " -> " + r.body()).isIn(400, 403);
