@@ -217,11 +217,11 @@ public final class GenericJdbcDialect implements Dialect {
     }
 
     /** A driver that refuses the hint still runs the read: the guard is the lock that holds (as in the original). */
-    private static void applyReadOnly(Connection connection, boolean readOnly) throws SQLException {
+    private static void applyReadOnly(Connection connection, boolean readOnly) {
         try {
             connection.setReadOnly(readOnly);
-        } catch (SQLFeatureNotSupportedException ignored) {
-            // nothing to undo: the connection is this call's alone
+        } catch (SQLException refused) {
+            // nothing to undo: the connection is this call's alone; a broken one fails at the statement
         }
     }
 
