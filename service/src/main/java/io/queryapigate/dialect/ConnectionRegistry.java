@@ -43,6 +43,8 @@ public final class ConnectionRegistry implements Managed {
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionRegistry.class);
     private static final AtomicLong GENERATIONS = new AtomicLong();
+    /** The DuckDB dialect's property naming the files its SQL may read. */
+    private static final String DUCKDB_ALLOWED_PATHS = "duckdb.allowed_paths";
 
     /**
      * A connection ready to run calls, with what the SQL guard needs to know about it: the SQL family its statements
@@ -50,16 +52,18 @@ public final class ConnectionRegistry implements Managed {
      * comments, markers: the dialect's {@link Dialect#lexicalRules()}), the catalog/schema unqualified table names
      * resolve to, and the functions restricted keys may call beyond the engine's pure built-ins. {@code generation}
      * is new each time a connection of that name opens, so what was derived from an earlier one is not reused.
+     * {@code readsFiles}: the engine itself confines file access to the paths the operator listed, so the guard
+     * lets readers call the engine's file-reading functions (a DuckDB connection with {@code duckdb.allowed_paths}).
      */
     public record Connection(String name, String dialectName, Dialect dialect, Duration timeout,
             SqlDialectFamily family, LexicalRules lexicalRules, TableNamespace namespace,
-            Set<String> allowedFunctions, long generation) {
+            Set<String> allowedFunctions, boolean readsFiles, long generation) {
 
-        /** A connection outside the registry (tests), with a generation of its own. */
+        /** A connection outside the registry (tests), reading no files, with a generation of its own. */
         public Connection(String name, String dialectName, Dialect dialect, Duration timeout,
                 SqlDialectFamily family, LexicalRules lexicalRules, TableNamespace namespace,
                 Set<String> allowedFunctions) {
-            this(name, dialectName, dialect, timeout, family, lexicalRules, namespace, allowedFunctions,
+            this(name, dialectName, dialect, timeout, family, lexicalRules, namespace, allowedFunctions, false,
                     GENERATIONS.incrementAndGet());
         }
 
@@ -209,7 +213,17 @@ public final class ConnectionRegistry implements Managed {
         return new Connection(name, c.getDialect(), new DrainingDialect(name, dialect), timeout, family,
                 rules == null ? family.lexicalRules() : rules,
                 namespace == null ? TableNamespace.UNKNOWN : namespace, Set.copyOf(c.getAllowedFunctions()),
-                GENERATIONS.incrementAndGet());
+                readsFiles(c), GENERATIONS.incrementAndGet());
+    }
+
+    /**
+     * Whether the engine confines file reads itself: the DuckDB dialect opens a connection with {@value
+     * #DUCKDB_ALLOWED_PATHS} as DuckDB's allowed directories, external access otherwise off and its configuration
+     * locked (docs/dialects/duckdb.md). No other dialect lets the guard pass file functions.
+     */
+    private static boolean readsFiles(ConnectionConfig c) {
+        String paths = c.getProperties().get(DUCKDB_ALLOWED_PATHS);
+        return "duckdb".equals(c.getDialect()) && paths != null && !paths.replace(",", "").isBlank();
     }
 
     /**

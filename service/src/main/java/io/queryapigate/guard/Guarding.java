@@ -58,7 +58,8 @@ public final class Guarding {
     public GuardResult checkForSaving(Connection connection, String jdbcSql) {
         GuardOptions o = (serverAllowsWrites ? GuardOptions.writer(connection.family())
                 : GuardOptions.readOnly(connection.family())).withLexicalRules(connection.lexicalRules())
-                .withDefaults(connection.namespace().catalog(), connection.namespace().schema());
+                .withDefaults(connection.namespace().catalog(), connection.namespace().schema())
+                .withFileFunctions(connection.readsFiles());
         return check(jdbcSql, o);
     }
 
@@ -82,7 +83,8 @@ public final class Guarding {
         GuardOptions o = writer ? GuardOptions.writer(connection.family()) : GuardOptions.readOnly(connection.family());
         o = o.withLexicalRules(connection.lexicalRules())
                 .withDefaults(connection.namespace().catalog(), connection.namespace().schema())
-                .withExtraFunctions(connection.allowedFunctions()).withAdministrator(caller.admin());
+                .withExtraFunctions(connection.allowedFunctions()).withAdministrator(caller.admin())
+                .withFileFunctions(connection.readsFiles());
         if (!caller.admin()) {
             o = o.withAllowedTables(caller.grants().allowedTables())
                     .withMasks(masks(caller.grants().mask(), connection));

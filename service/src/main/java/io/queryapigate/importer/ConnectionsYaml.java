@@ -101,6 +101,16 @@ final class ConnectionsYaml {
                     notes.add("connection '" + c.name() + "': '" + url + "' was relative to the original's home"
                             + " folder: write its full path");
                 }
+                allowedPaths(c, d, properties);
+            }
+            case "h2" -> {
+                dialect = "h2";
+                // the original's URL: the database under the H2 server's home folder; it wrote through the guard alone
+                url = "jdbc:h2:tcp://" + hostPort(host, port, "9092") + "/~/" + nz(database);
+                properties.put("h2.read_only", "false");
+                notes.add("connection '" + c.name() + "' (h2): h2.read_only \"false\" as in the original, where writes"
+                        + " were refused by the SQL guard alone; connect with a user that has SELECT grants only, or set"
+                        + " it \"true\" when none of its queries write (docs/dialects/h2.md)");
             }
             case "postgres" -> {
                 dialect = "postgres";
@@ -168,6 +178,7 @@ final class ConnectionsYaml {
         for (Iterator<String> it = d.fieldNames(); it.hasNext(); ) {
             String field = it.next();
             if (!STANDARD.contains(field) && !field.equals("sslmode") && !field.equals("schema")
+                    && !(field.equals("allowed_paths") && dialect.equals("duckdb"))
                     && !field.equals("http_scheme") && !field.equals("secure")) {
                 others.add(field);
             }
@@ -178,6 +189,29 @@ final class ConnectionsYaml {
                     + "); see docs/dialects/" + dialect + ".md for this dialect's properties");
         }
         return b.toString();
+    }
+
+    /**
+     * The original's {@code allowed_paths} as {@code duckdb.allowed_paths}: its local entries (directories end in
+     * {@code /} in both); remote ones (object storage, HTTP) and the storage options are named in the notes.
+     */
+    private void allowedPaths(PyConnection c, JsonNode d, Map<String, String> properties) {
+        JsonNode paths = d.get("allowed_paths");
+        if (paths == null || !paths.isArray()) {
+            return;
+        }
+        List<String> local = new ArrayList<>();
+        List<String> remote = new ArrayList<>();
+        for (JsonNode path : paths) {
+            (path.asText().contains("://") ? remote : local).add(path.asText());
+        }
+        if (!local.isEmpty()) {
+            properties.put("duckdb.allowed_paths", String.join(", ", local));
+        }
+        if (!remote.isEmpty()) {
+            notes.add("connection '" + c.name() + "': remote allowed_paths not carried over (" + String.join(", ", remote)
+                    + "): the duckdb dialect reads local files only");
+        }
     }
 
     private static String hostPort(String host, String port, String defaultPort) {

@@ -61,6 +61,26 @@ class ConnectionsYamlTest {
     }
 
     @Test
+    void h2ConnectionsAndDuckDbAllowedPathsAreCarriedOver() throws Exception {
+        ConnectionsYaml y = ConnectionsYaml.of(List.of(
+                connection("legacy", "h2", "{\"host\": \"h2\", \"port\": 9093, \"user\": \"SA\", \"password\":"
+                        + " \"pw\", \"database\": \"test\"}"),
+                connection("files", "duckdb", "{\"database\": \"/srv/files.duckdb\", \"allowed_paths\":"
+                        + " [\"/data/sales/\", \"/data/prices.csv\", \"s3://bucket/x/\"]}")), Path.of("/srv/qag"), "test");
+        Map<String, ConnectionConfig> read = YAML.convertValue(YAML.readTree(y.text()).get("connections"),
+                YAML.getTypeFactory().constructMapType(Map.class, String.class, ConnectionConfig.class));
+        assertThat(read.get("legacy").getDialect()).isEqualTo("h2");
+        assertThat(read.get("legacy").getUrl()).isEqualTo("jdbc:h2:tcp://h2:9093/~/test");
+        assertThat(read.get("legacy").getUser()).isEqualTo("SA");
+        assertThat(read.get("legacy").getPassword()).isEqualTo("${QAG_LEGACY_PASSWORD}");
+        assertThat(read.get("legacy").getProperties()).containsEntry("h2.read_only", "false");
+        assertThat(read.get("files").getProperties())
+                .containsEntry("duckdb.allowed_paths", "/data/sales/, /data/prices.csv");
+        assertThat(y.notes()).anyMatch(n -> n.contains("s3://bucket/x/")).anyMatch(n -> n.contains("(h2)"))
+                .noneMatch(n -> n.contains("driver options not carried over"));
+    }
+
+    @Test
     void aRelativeDuckDbPathWithoutAKnownHomeIsNamed() throws Exception {
         ConnectionsYaml y = ConnectionsYaml.of(List.of(connection("demo", "duckdb", "{\"database\": \"d.duckdb\"}")),
                 null, "test");

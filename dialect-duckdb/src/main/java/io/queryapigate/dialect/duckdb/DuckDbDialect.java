@@ -2,13 +2,13 @@ package io.queryapigate.dialect.duckdb;
 
 import static java.util.Objects.requireNonNull;
 
+import io.queryapigate.dialect.jdbc.AffectedRowsCeiling;
 import io.queryapigate.dialect.jdbc.CatalogueSink;
 import io.queryapigate.dialect.jdbc.ParameterBinder;
 import io.queryapigate.dialect.jdbc.ResultSetReader;
 import io.queryapigate.dialect.jdbc.SqlTypeNames;
 import io.queryapigate.dialect.jdbc.TimeLimit;
 import io.queryapigate.dialect.spi.AccessMode;
-import io.queryapigate.dialect.spi.AffectedRowsExceeded;
 import io.queryapigate.dialect.spi.Capability;
 import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.dialect.spi.Dialect;
@@ -388,7 +388,7 @@ public final class DuckDbDialect implements Dialect {
     private <T> T onConnection(QueryRequest request, RowSink sink, long deadline, boolean ranStatement,
             OnConnection<T> work) {
         SessionPlan plan = sessionStrategy.plan(request);
-        DuckDbStatementFilter.check(plan.statement());
+        DuckDbStatementFilter.check(plan.statement(), config.readsFiles());
         DuckDBConnection connection = duplicate();
         AtomicReference<Statement> current = new AtomicReference<>();
         TimeLimit limit = TimeLimit.start(Duration.ofNanos(deadline - System.nanoTime()),
@@ -434,24 +434,8 @@ public final class DuckDbDialect implements Dialect {
             return runOnce(connection, plan, current, limit, request, sink);
         }
         // the call's own connection, closed after it: its transaction cannot outlive the call
-        connection.setAutoCommit(false);
-        try {
-            QueryStats stats = runOnce(connection, plan, current, limit, request, sink);
-            // a RETURNING clause answers with rows: they are what it changed
-            long affected = stats.updateCount() >= 0 ? stats.updateCount()
-                    : stats.rows() + (stats.truncated() ? 1 : 0);
-            if (affected > request.maxAffectedRows()) {
-                connection.rollback();
-                throw new AffectedRowsExceeded(affected, request.maxAffectedRows());
-            }
-            connection.commit();
-            return stats;
-        } finally {
-            if (!connection.getAutoCommit()) {
-                connection.rollback();
-                connection.setAutoCommit(true);
-            }
-        }
+        return AffectedRowsCeiling.within(connection, request.maxAffectedRows(),
+                () -> runOnce(connection, plan, current, limit, request, sink));
     }
 
     private QueryStats runOnce(DuckDBConnection connection, SessionPlan plan, AtomicReference<Statement> current,
@@ -654,8 +638,19 @@ public final class DuckDbDialect implements Dialect {
         properties.setProperty(DuckDBDriver.JDBC_STREAM_RESULTS, "true");
         config.threads().ifPresent(threads -> properties.setProperty("threads", Integer.toString(threads)));
         config.memoryLimit().ifPresent(limit -> properties.setProperty("memory_limit", limit));
+        // DuckDB exempts these from enable_external_access=false; the config refused quotes, brackets and commas
+        if (!config.allowedDirectories().isEmpty()) {
+            properties.setProperty("allowed_directories", duckDbList(config.allowedDirectories()));
+        }
+        if (!config.allowedFiles().isEmpty()) {
+            properties.setProperty("allowed_paths", duckDbList(config.allowedFiles()));
+        }
         properties.setProperty("lock_configuration", "true");
         return properties;
+    }
+
+    private static String duckDbList(List<String> values) {
+        return values.stream().map(value -> "'" + value + "'").collect(java.util.stream.Collectors.joining(", ", "[", "]"));
     }
 
     /**

@@ -2,8 +2,11 @@ package io.queryapigate.dialect.duckdb;
 
 import static java.util.Objects.requireNonNull;
 
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -26,15 +29,21 @@ import java.util.regex.Pattern;
  *       setting</td></tr>
  *   <tr><td>{@value #MEMORY_LIMIT}</td><td>DuckDB's (80% of RAM)</td><td>DuckDB's {@code memory_limit}, such as
  *       {@code 2GB} or {@code 512MiB}</td></tr>
+ *   <tr><td>{@value #ALLOWED_PATHS}</td><td>none</td><td>comma-separated absolute local paths that SQL may read
+ *       files from: a directory (written with a trailing {@code /}, or existing as a directory) and everything
+ *       beneath it, or one file; DuckDB's {@code allowed_directories} and {@code allowed_paths}</td></tr>
  * </table>
  *
  * @param readOnly whether the database is opened read-only
  * @param initScript the absolute path of the init script, if any
  * @param threads DuckDB's thread count, if set
  * @param memoryLimit DuckDB's memory limit, if set
+ * @param allowedDirectories directories SQL may read files beneath, each ending in {@code /}
+ * @param allowedFiles single files SQL may read
  */
 public record DuckDbDialectConfig(
-        boolean readOnly, Optional<Path> initScript, OptionalInt threads, Optional<String> memoryLimit) {
+        boolean readOnly, Optional<Path> initScript, OptionalInt threads, Optional<String> memoryLimit,
+        List<String> allowedDirectories, List<String> allowedFiles) {
 
     /** Open the database read-only: {@code true} (default) or {@code false}. */
     public static final String READ_ONLY = "duckdb.read_only";
@@ -44,8 +53,10 @@ public record DuckDbDialectConfig(
     public static final String THREADS = "duckdb.threads";
     /** DuckDB memory limit. */
     public static final String MEMORY_LIMIT = "duckdb.memory_limit";
+    /** Local directories and files SQL may read, comma-separated. */
+    public static final String ALLOWED_PATHS = "duckdb.allowed_paths";
     /** Every key this dialect accepts. */
-    public static final Set<String> KEYS = Set.of(READ_ONLY, INIT_SCRIPT, THREADS, MEMORY_LIMIT);
+    public static final Set<String> KEYS = Set.of(READ_ONLY, INIT_SCRIPT, THREADS, MEMORY_LIMIT, ALLOWED_PATHS);
     /** The largest accepted {@value #THREADS}. */
     public static final int MAX_THREADS = 1024;
 
@@ -65,6 +76,29 @@ public record DuckDbDialectConfig(
                     + memoryLimit.get() + "'");
         }
         initScript = initScript.map(path -> path.toAbsolutePath().normalize());
+        allowedDirectories = List.copyOf(allowedDirectories);
+        allowedFiles = List.copyOf(allowedFiles);
+    }
+
+    /**
+     * The configuration without file access: read-only or not, as given.
+     *
+     * @param readOnly whether the database is opened read-only
+     * @param initScript the init script, if any
+     * @param threads DuckDB's thread count, if set
+     * @param memoryLimit DuckDB's memory limit, if set
+     */
+    public DuckDbDialectConfig(boolean readOnly, Optional<Path> initScript, OptionalInt threads, Optional<String> memoryLimit) {
+        this(readOnly, initScript, threads, memoryLimit, List.of(), List.of());
+    }
+
+    /**
+     * Whether SQL may read any file at all.
+     *
+     * @return true when {@value #ALLOWED_PATHS} names at least one path
+     */
+    public boolean readsFiles() {
+        return !allowedDirectories.isEmpty() || !allowedFiles.isEmpty();
     }
 
     /**
@@ -121,7 +155,62 @@ public record DuckDbDialectConfig(
         if (properties.containsKey(MEMORY_LIMIT)) {
             memoryLimit = Optional.of(required(MEMORY_LIMIT, properties.get(MEMORY_LIMIT), "a size such as 512MB or 4GiB"));
         }
-        return new DuckDbDialectConfig(readOnly, initScript, threads, memoryLimit);
+        List<String> directories = new ArrayList<>();
+        List<String> files = new ArrayList<>();
+        if (properties.containsKey(ALLOWED_PATHS)) {
+            String value = required(ALLOWED_PATHS, properties.get(ALLOWED_PATHS), "comma-separated absolute paths");
+            for (String entry : value.split(",")) {
+                String path = entry.strip();
+                if (path.isEmpty()) {
+                    continue;
+                }
+                String normalised = allowedPath(path);
+                if (normalised.endsWith("/") || Files.isDirectory(Path.of(normalised))) {
+                    directories.add(normalised.endsWith("/") ? normalised : normalised + "/");
+                } else {
+                    files.add(normalised);
+                }
+            }
+        }
+        return new DuckDbDialectConfig(readOnly, initScript, threads, memoryLimit, directories, files);
+    }
+
+    /**
+     * One {@value #ALLOWED_PATHS} entry, checked: absolute, local, no {@code ..}, no wildcard, and none of the
+     * characters DuckDB's list syntax would read as structure. DuckDB compares a path as the SQL writes it, after
+     * folding {@code .} and {@code ..}, so a relative entry could never match.
+     */
+    private static String allowedPath(String path) {
+        if (path.contains("://")) {
+            throw new IllegalArgumentException(ALLOWED_PATHS + ": '" + path + "' is a URL; only local paths are"
+                    + " supported (remote files need DuckDB's httpfs extension, which the dialect does not load)");
+        }
+        for (String segment : path.split("/")) {
+            if (segment.equals("..")) {
+                throw new IllegalArgumentException(ALLOWED_PATHS + ": '" + path + "' must not contain '..'");
+            }
+        }
+        for (char refused : new char[] {'*', '?', '[', ']', '{', '}', '\'', '"', '\\'}) {
+            if (path.indexOf(refused) >= 0) {
+                throw new IllegalArgumentException(ALLOWED_PATHS + ": '" + path + "' must not contain '" + refused
+                        + "' (no wildcards or quotes)");
+            }
+        }
+        Path parsed;
+        try {
+            parsed = Path.of(path);
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException(ALLOWED_PATHS + ": not a valid path: '" + path + "'", e);
+        }
+        if (!parsed.isAbsolute()) {
+            throw new IllegalArgumentException(ALLOWED_PATHS + ": '" + path + "' must be an absolute path: DuckDB"
+                    + " checks a path as the SQL writes it, so a relative one would never match");
+        }
+        if (parsed.getParent() == null) {
+            throw new IllegalArgumentException(ALLOWED_PATHS + ": '" + path + "' would allow every file");
+        }
+        String normalised = parsed.normalize().toString();
+        return path.endsWith("/") ? normalised + "/" : normalised;
     }
 
     private static boolean parseBoolean(String key, String value) {

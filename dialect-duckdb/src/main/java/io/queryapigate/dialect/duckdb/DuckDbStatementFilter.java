@@ -18,6 +18,9 @@ import java.util.regex.Pattern;
  *       is flushed.
  *   <li>{@code query()}, {@code query_table()} and {@code json_execute_serialized_sql()} run SQL built from
  *       strings, which would get the above past a text check.
+ *   <li>With {@code duckdb.allowed_paths}, {@code COPY} and {@code EXPORT DATABASE}: DuckDB's allowed directories
+ *       are allowed for writing as much as for reading, so {@code COPY ... TO '/data/sales/x.csv'} would write
+ *       into the directory the connection only reads. (Without allowed paths, DuckDB refuses both itself.)
  * </ul>
  *
  * <p>The check is on the whole text, string literals and comments included, so that no lexing mistake can let a
@@ -31,15 +34,26 @@ final class DuckDbStatementFilter {
     private static final Pattern DYNAMIC_SQL = Pattern.compile(
             "\\b(query|query_table|json_execute_serialized_sql)\\b\"?\\s*(\\(|/\\*|--)", Pattern.CASE_INSENSITIVE);
 
+    private static final Pattern FILE_WRITES = Pattern.compile("\\b(copy|export)\\b", Pattern.CASE_INSENSITIVE);
+
     private DuckDbStatementFilter() {}
 
     /**
      * Throws when {@code sql} contains one of the refused statements.
      *
      * @param sql the statement as it will be sent
+     * @param readsFiles whether the connection has allowed paths, which DuckDB lets SQL write to as well
      * @throws DialectException with {@link DialectError#PERMISSION_DENIED}
      */
-    static void check(String sql) {
+    static void check(String sql, boolean readsFiles) {
+        if (readsFiles) {
+            Matcher write = FILE_WRITES.matcher(sql);
+            if (write.find()) {
+                throw new DialectException(DialectError.PERMISSION_DENIED, "the duckdb dialect refuses SQL containing "
+                        + write.group(1).toUpperCase(java.util.Locale.ROOT) + " on a connection with "
+                        + DuckDbDialectConfig.ALLOWED_PATHS + ": it could write files where the connection may only read");
+            }
+        }
         Matcher instanceWide = INSTANCE_WIDE.matcher(sql);
         if (instanceWide.find()) {
             throw new DialectException(DialectError.PERMISSION_DENIED, "the duckdb dialect refuses SQL containing "

@@ -162,6 +162,37 @@ public final class RecordingSink implements RowSink {
     }
 
     /**
+     * Runs {@code request} into a new sink.
+     *
+     * @param dialect the dialect
+     * @param request the call
+     * @return the sink, holding the result
+     */
+    public static RecordingSink run(io.queryapigate.dialect.spi.Dialect dialect,
+            io.queryapigate.dialect.spi.QueryRequest request) {
+        RecordingSink sink = new RecordingSink();
+        dialect.execute(request, sink);
+        return sink;
+    }
+
+    /**
+     * The failure of {@code request}; throws {@link AssertionError} when the call succeeds.
+     *
+     * @param dialect the dialect
+     * @param request the call that must fail
+     * @return the failure
+     */
+    public static io.queryapigate.dialect.spi.DialectException failure(io.queryapigate.dialect.spi.Dialect dialect,
+            io.queryapigate.dialect.spi.QueryRequest request) {
+        try {
+            dialect.execute(request, new RecordingSink());
+        } catch (io.queryapigate.dialect.spi.DialectException e) {
+            return e;
+        }
+        throw new AssertionError("expected the call to fail: " + request.sql() + " (" + request.mode() + ")");
+    }
+
+    /**
      * The first value of the first row.
      *
      * @return the value, possibly null
