@@ -2,7 +2,6 @@ package io.queryapigate.dialect.genericjdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.queryapigate.dialect.spi.Dialect;
 import io.queryapigate.dialect.spi.DialectError;
@@ -56,15 +55,11 @@ class GenericJdbcSecurityTest {
     }
 
     private RecordingSink run(String sql) {
-        RecordingSink sink = new RecordingSink();
-        dialect.execute(read(sql), sink);
-        return sink;
+        return RecordingSink.run(dialect, read(sql));
     }
 
     private DialectException refused(String sql) {
-        DialectException e = catchThrowableOfType(DialectException.class, () -> run(sql));
-        assertThat(e).as(sql + " ran").isNotNull();
-        return e;
+        return RecordingSink.failure(dialect, read(sql));
     }
 
     private long rows() {
