@@ -1,5 +1,6 @@
 package io.queryapigate;
 
+import static io.queryapigate.testing.MongoPeople.ids;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,6 +18,7 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
+import io.queryapigate.testing.MongoPeople;
 import io.queryapigate.testing.TestingConfig;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
@@ -59,14 +61,7 @@ class MongoSavedQueriesIT {
     }
 
     private static Path config() {
-        List<Document> people = new ArrayList<>();
-        for (int i = 1; i <= 5; i++) {
-            people.add(new Document("_id", i).append("name", "p" + i).append("age", 20 + i).append("city",
-                    i % 2 == 0 ? "Oslo" : "Rome"));
-        }
-        people.add(new Document("_id", 6).append("name", "$gt").append("age", 99).append("city", "Oslo"));
-        db().getCollection("people").insertMany(people);
-        db().getCollection("secrets").insertOne(new Document("token", "s3cr3t"));
+        MongoPeople.seed(db());
         db().getCollection("cities").insertOne(new Document("_id", 1).append("name", "Oslo"));
         return TestingConfig.write("  mg:\n    dialect: mongo\n    url: " + MONGO.url() + "/" + DB + "\n"
                 + "  duck:\n    dialect: duckdb\n    url: ':memory:'\n    properties:\n      duckdb.read_only: \"false\"\n", "");
@@ -98,19 +93,6 @@ class MongoSavedQueriesIT {
 
     private static Reply save(Map<String, Object> body) {
         return http.post("/api/v1/queries", ADMIN, Http.json(body));
-    }
-
-    private static List<Integer> ids(Reply r) {
-        assertThat(r.status()).as(r.body()).isEqualTo(200);
-        List<Integer> ids = new ArrayList<>();
-        JsonNode json = r.json();
-        if (json.has("message")) { // the original's answer for no rows
-            return ids;
-        }
-        for (JsonNode row : json) {
-            ids.add(row.get("_id").asInt());
-        }
-        return ids;
     }
 
     @Test
@@ -273,5 +255,23 @@ class MongoSavedQueriesIT {
         assertThat(ids(http.get("/q/cached_cities", ADMIN))).as("the cached answer").containsExactly(1);
         assertThat(ids(http.get("/q/cached_cities?page=1&page_size=7", ADMIN))).as("another page: not cached")
                 .containsExactly(1, 2);
+    }
+
+    @Test
+    void aMongoQueryIsDeclaredInAConfigurationFile() {
+        String file = "name: cfg_rome\nconnection_name: mg\nquery_type: mongo\nmongo_collection: people\n"
+                + "mongo_filter: {city: ':city'}\nmongo_sort: {_id: 1}\nparameters:\n  city: str\n";
+        String files = Http.json(Map.of("files", Map.of("queries/cfg_rome.yaml", file)));
+        Reply applied = http.post("/api/v1/config/apply", ADMIN, files);
+        assertThat(applied.status()).as(applied.body()).isEqualTo(200);
+        assertThat(ids(http.get("/q/cfg_rome?city=Rome", ADMIN))).containsExactly(1, 3, 5);
+        Reply again = http.post("/api/v1/config/diff", ADMIN, files);
+        assertThat(again.status()).as(again.body()).isEqualTo(200);
+        assertThat(again.json().get("summary").get("update").asInt()).as(again.body()).isZero();
+        assertThat(again.json().get("summary").get("create").asInt()).as(again.body()).isZero();
+        String writes = file.replace("mongo_filter: {city: ':city'}\nmongo_sort: {_id: 1}\nparameters:\n  city: str\n",
+                "mongo_pipeline: [{$out: stolen}]\n");
+        http.post("/api/v1/config/apply", ADMIN, Http.json(Map.of("files", Map.of("queries/cfg_rome.yaml", writes))))
+                .assertRefused(400, "invalid_config");
     }
 }
