@@ -13,7 +13,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.sql.DataSource;
 
 /**
  * Connections that each serve one call: {@code size} slots, each cycling through open (in the background), spare,
@@ -32,9 +31,21 @@ final class FreshConnections implements AutoCloseable {
     private static final long FIRST_BACKOFF_MILLIS = 50;
     private static final long MAX_BACKOFF_MILLIS = 2_000;
 
+    /** Where connections come from, such as {@link DriverDataSource#getConnection()}. */
+    @FunctionalInterface
+    interface Opener {
+        /**
+         * Opens a physical connection.
+         *
+         * @return a new connection
+         * @throws SQLException when the database cannot be reached
+         */
+        Connection open() throws SQLException;
+    }
+
     private record Spare(Connection connection, long openedNanos) {}
 
-    private final DataSource source;
+    private final Opener source;
     private final int size;
     private final BlockingDeque<Spare> spares = new LinkedBlockingDeque<>();
     private final ExecutorService workers;
@@ -50,7 +61,7 @@ final class FreshConnections implements AutoCloseable {
      * @param source where connections come from
      * @param size the most connections open at once, at least 1
      */
-    FreshConnections(String name, DataSource source, int size) {
+    FreshConnections(String name, Opener source, int size) {
         this.source = requireNonNull(source, "source is null");
         if (size < 1) {
             throw new IllegalArgumentException("size must be at least 1, got " + size);
@@ -76,7 +87,7 @@ final class FreshConnections implements AutoCloseable {
         long backoff = FIRST_BACKOFF_MILLIS;
         while (!closed) {
             try {
-                Connection connection = source.getConnection();
+                Connection connection = source.open();
                 spares.addLast(new Spare(connection, System.nanoTime()));
                 lastFailure = null;
                 if (closed) {

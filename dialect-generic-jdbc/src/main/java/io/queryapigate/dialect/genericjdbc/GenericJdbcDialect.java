@@ -102,7 +102,7 @@ public final class GenericJdbcDialect implements Dialect {
         context.password().ifPresent(password -> properties.setProperty("password", password));
 
         this.pool = new FreshConnections("queryapigate-jdbc-" + context.connectionName(),
-                new DriverDataSource(driver, url, properties), context.poolSize());
+                new DriverDataSource(driver, url, properties)::getConnection, context.poolSize());
     }
 
     private static boolean acceptsUrl(Driver driver, String url) {
