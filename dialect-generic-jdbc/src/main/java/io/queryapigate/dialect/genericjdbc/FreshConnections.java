@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class FreshConnections implements AutoCloseable {
 
     private static final long CHECK_AFTER_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long POLL_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long FIRST_BACKOFF_MILLIS = 50;
     private static final long MAX_BACKOFF_MILLIS = 2_000;
 
@@ -46,10 +47,10 @@ final class FreshConnections implements AutoCloseable {
     private record Spare(Connection connection, long openedNanos) {}
 
     private final Opener source;
-    private final int size;
     private final BlockingDeque<Spare> spares = new LinkedBlockingDeque<>();
     private final ExecutorService workers;
     private final AtomicInteger inUse = new AtomicInteger();
+    private final AtomicInteger openNow = new AtomicInteger();
     private final AtomicInteger waiting = new AtomicInteger();
     private volatile SQLException lastFailure;
     private volatile boolean closed;
@@ -66,7 +67,6 @@ final class FreshConnections implements AutoCloseable {
         if (size < 1) {
             throw new IllegalArgumentException("size must be at least 1, got " + size);
         }
-        this.size = size;
         this.workers = Executors.newFixedThreadPool(size, threads(name));
         for (int i = 0; i < size; i++) {
             workers.execute(this::open);
@@ -88,6 +88,7 @@ final class FreshConnections implements AutoCloseable {
         while (!closed) {
             try {
                 Connection connection = source.open();
+                openNow.incrementAndGet();
                 spares.addLast(new Spare(connection, System.nanoTime()));
                 lastFailure = null;
                 if (closed) {
@@ -118,15 +119,20 @@ final class FreshConnections implements AutoCloseable {
         waiting.incrementAndGet();
         try {
             while (!closed) {
+                long left = deadline - System.nanoTime();
                 Spare spare;
                 try {
-                    spare = spares.pollFirst(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    // in slices, so that closing the source ends the wait
+                    spare = spares.pollFirst(Math.max(0, Math.min(left, POLL_SLICE_NANOS)), TimeUnit.NANOSECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new SQLTransientConnectionException("interrupted while waiting for a connection", "08001", e);
                 }
                 if (spare == null) {
-                    break;
+                    if (left <= POLL_SLICE_NANOS) {
+                        break;
+                    }
+                    continue;
                 }
                 inUse.incrementAndGet();
                 if (System.nanoTime() - spare.openedNanos() < CHECK_AFTER_NANOS || valid(spare.connection())) {
@@ -176,11 +182,13 @@ final class FreshConnections implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(Connection connection) {
+    private void closeQuietly(Connection connection) {
         try {
             connection.close();
         } catch (SQLException | RuntimeException ignored) {
             // the connection is discarded either way
+        } finally {
+            openNow.decrementAndGet();
         }
     }
 
@@ -201,9 +209,9 @@ final class FreshConnections implements AutoCloseable {
         return spares.size();
     }
 
-    /** @return the most connections open at once */
-    int size() {
-        return size;
+    /** @return connections open now: spare, in use, or not yet closed */
+    int openCount() {
+        return openNow.get();
     }
 
     /** @return callers waiting for a spare connection */

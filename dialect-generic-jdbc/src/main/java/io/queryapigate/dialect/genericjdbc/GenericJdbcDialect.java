@@ -141,7 +141,7 @@ public final class GenericJdbcDialect implements Dialect {
 
     @Override
     public Map<String, Number> metrics() {
-        return Map.of("pool.active", pool.active(), "pool.idle", pool.idle(), "pool.total", pool.size(),
+        return Map.of("pool.active", pool.active(), "pool.idle", pool.idle(), "pool.total", pool.openCount(),
                 "pool.waiting", pool.waiting());
     }
 

@@ -79,6 +79,7 @@ class FreshConnectionsTest {
                         statement.execute("SELECT id FROM t");
                     }
                     assertThat(connections.active()).isBetween(1, 3);
+                    assertThat(connections.openCount()).isBetween(1, 3);
                     connections.release(connection);
                     return null;
                 }));
@@ -92,6 +93,7 @@ class FreshConnectionsTest {
             assertThat(opened.get()).isBetween(200, 203);
         }
         assertThat(closed.get()).as("used and spare connections are closed").isEqualTo(opened.get());
+        assertThat(open.get()).isZero();
         for (Connection connection : seen) {
             assertThat(connection.isClosed()).isTrue();
         }
@@ -125,5 +127,20 @@ class FreshConnectionsTest {
         assertThat(held.isClosed()).isTrue();
         assertThat(closed.get()).isEqualTo(opened.get());
         HsqldbPlugin.run(url, List.of("SHUTDOWN"));
+    }
+
+    @Test
+    void closingEndsAWait() throws Exception {
+        String missing = "jdbc:hsqldb:file:" + home.resolve("missing") + ";ifexists=true";
+        FreshConnections connections = new FreshConnections("test", counted(missing), 1);
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        long start = System.nanoTime();
+        Future<SQLException> waiting = caller.submit(() -> catchThrowableOfType(SQLException.class,
+                () -> connections.take(30_000)));
+        Thread.sleep(200);
+        connections.close();
+        assertThat(waiting.get(5, TimeUnit.SECONDS).getMessage()).isEqualTo("closed");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000);
+        caller.shutdown();
     }
 }
