@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Each slot has a worker thread of its own, so replacements are opened in parallel and without pause (HikariCP,
  * which this replaces, opens them on one thread and sleeps 30 ms after each, which capped a pool of any size at
- * about 33 calls a second). A failed open is retried after a back-off of 50 ms doubling to 2 s; the last failure is
+ * about 32 calls a second). A failed open is retried after a back-off of 50 ms doubling to 2 s; the last failure is
  * the cause a waiting caller is given. A spare that waited over a second is checked with {@code isValid} before it
  * is handed out. Thread-safe.
  */
@@ -95,8 +95,9 @@ final class FreshConnections implements AutoCloseable {
                     closeSpares();
                 }
                 return;
-            } catch (SQLException | RuntimeException e) {
-                lastFailure = e instanceof SQLException sql ? sql : new SQLException(e.getMessage(), "08001", e);
+            } catch (SQLException | RuntimeException | LinkageError e) {
+                // a driver missing a class of its own must not end the slot's thread
+                lastFailure = e instanceof SQLException sql ? sql : new SQLException(String.valueOf(e), "08001", e);
             }
             try {
                 Thread.sleep(backoff);
@@ -115,7 +116,25 @@ final class FreshConnections implements AutoCloseable {
      * @throws SQLException when none came in time, with the last failure to open one as its next exception
      */
     Connection take(long timeoutMillis) throws SQLException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        return take(timeoutMillis, false);
+    }
+
+    /**
+     * Takes a connection opened after this call began, closing older spares on the way: what a health check needs,
+     * since some drivers' {@code isValid} answers {@code true} on a connection whose database has since gone away
+     * (HSQLDB's in-process connections).
+     *
+     * @param timeoutMillis how long to wait for one
+     * @return a connection opened during this call; the caller hands it back to {@link #release}
+     * @throws SQLException when none came in time, with the last failure to open one as its next exception
+     */
+    Connection takeNew(long timeoutMillis) throws SQLException {
+        return take(timeoutMillis, true);
+    }
+
+    private Connection take(long timeoutMillis, boolean openedDuringCall) throws SQLException {
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         waiting.incrementAndGet();
         try {
             while (!closed) {
@@ -135,6 +154,10 @@ final class FreshConnections implements AutoCloseable {
                     continue;
                 }
                 inUse.incrementAndGet();
+                if (openedDuringCall && spare.openedNanos() - start < 0) {
+                    release(spare.connection());
+                    continue;
+                }
                 if (System.nanoTime() - spare.openedNanos() < CHECK_AFTER_NANOS || valid(spare.connection())) {
                     return spare.connection();
                 }

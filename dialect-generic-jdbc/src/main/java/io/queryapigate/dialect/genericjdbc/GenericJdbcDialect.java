@@ -305,7 +305,8 @@ public final class GenericJdbcDialect implements Dialect {
     public void checkHealth(Duration timeout) {
         requireNonNull(timeout, "timeout is null");
         ensureOpen();
-        Connection connection = borrow(System.nanoTime() + saturatedNanos(timeout), timeout);
+        // a connection opened now: a spare's isValid may not notice that the database went away since
+        Connection connection = borrow(System.nanoTime() + saturatedNanos(timeout), timeout, true);
         try {
             int seconds = (int) Math.max(1, Math.min(Integer.MAX_VALUE, (timeout.toMillis() + 999) / 1000));
             if (!connection.isValid(seconds)) {
@@ -334,9 +335,13 @@ public final class GenericJdbcDialect implements Dialect {
     }
 
     private Connection borrow(long deadline, Duration timeout) {
+        return borrow(deadline, timeout, false);
+    }
+
+    private Connection borrow(long deadline, Duration timeout, boolean openedNow) {
         long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
         try {
-            return pool.take(millis);
+            return openedNow ? pool.takeNew(millis) : pool.take(millis);
         } catch (SQLException e) {
             if (closed) {
                 throw closedException();

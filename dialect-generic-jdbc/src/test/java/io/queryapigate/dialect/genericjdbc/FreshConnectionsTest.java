@@ -143,4 +143,22 @@ class FreshConnectionsTest {
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000);
         caller.shutdown();
     }
+
+    @Test
+    void takeNewSkipsTheSparesOpenedBefore() throws Exception {
+        String url = database();
+        try (FreshConnections connections = new FreshConnections("test", counted(url), 2)) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (connections.idle() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(connections.idle()).isEqualTo(2);
+            int openedBefore = opened.get();
+            Connection connection = connections.takeNew(10_000);
+            assertThat(opened.get()).as("a connection opened during takeNew").isGreaterThan(openedBefore);
+            assertThat(mostOpen.get()).isLessThanOrEqualTo(2);
+            connections.release(connection);
+        }
+        HsqldbPlugin.run(url, List.of("SHUTDOWN"));
+    }
 }
