@@ -35,6 +35,8 @@
 #   otelcol     an OpenTelemetry Collector (OTLP receiver + file exporter, v$OTELCOL_VERSION) built once with Go from
 #               scripts/otelcol into $OTELCOL_BASE; OTLP/HTTP on http://127.0.0.1:14318, traces and logs written as
 #               JSON lines to $OTELCOL_BASE/data/traces.jsonl and logs.jsonl
+#   ferretdb    FerretDB v$FERRETDB_VERSION (a MongoDB-protocol server) built once with Go from its module (the Go
+#               module proxy) into $FERRETDB_BASE, SQLite backend in $FERRETDB_BASE/data; mongodb://127.0.0.1:27017
 #
 # start  installs what is missing, starts what is not running, waits until each server really answers, writes
 #        the env file and prints a status table; exits 1 (after the tail of its log) if a requested server failed.
@@ -52,7 +54,7 @@ set -uo pipefail
 QAG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
 cd / || exit 1                    # psql as postgres etc. must not start in a directory they cannot read
 
-ALL_SERVICES="postgres mariadb redis clickhouse trino chromium schemathesis moto openbao keycloak rsyslog otelcol datasette"
+ALL_SERVICES="postgres mariadb redis clickhouse trino chromium schemathesis moto openbao keycloak rsyslog otelcol datasette ferretdb"
 SERVICES="${SERVICES:-$ALL_SERVICES}"
 if [ $# -gt 1 ]; then SERVICES="${*:2}"; fi   # scripts/test-services.sh start keycloak: the services named after the command
 ENV_FILE="${QAG_ENV_FILE:-/tmp/qag-test-services.env}"
@@ -88,6 +90,11 @@ OTELCOL_VERSION=0.161.0             # the collector modules' release in scripts/
 OTELCOL_BASE="${OTELCOL_BASE:-/opt/qag-otelcol}"
 OTELCOL_BIN="$OTELCOL_BASE/otelcol-qag-$OTELCOL_VERSION"
 OTELCOL_PORT=14318
+FERRETDB_VERSION=1.24.2
+FERRETDB_BASE="${FERRETDB_BASE:-/opt/qag-ferretdb}"
+FERRETDB_BIN="$FERRETDB_BASE/ferretdb-$FERRETDB_VERSION"
+FERRETDB_PORT=27017
+FERRETDB_DEBUG_PORT=18088
 export DEBIAN_FRONTEND=noninteractive
 
 for s in $SERVICES; do
@@ -674,6 +681,50 @@ start_otelcol() {
 otelcol_up_or_gone() { otelcol_ready || ! otelcol_pid >/dev/null; }   # a collector that exited on a bad config: stop waiting
 stop_otelcol() { local p; p=$(otelcol_pid) || return 0; stop_pid otelcol "$p" TERM 30; }
 
+# ---------------------------------------------------------------- FerretDB
+ferretdb_pid() { pid_from "$FERRETDB_BASE/server.pid" "$FERRETDB_BIN"; }
+ferretdb_ready() {   # its debug listener answers readyz once the MongoDB listener is up
+  ferretdb_pid >/dev/null && [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 3 \
+    "http://127.0.0.1:$FERRETDB_DEBUG_PORT/debug/readyz" 2>/dev/null)" = 200 ] && port_busy "$FERRETDB_PORT"
+}
+ferretdb_build() {   # once: the module's source from the Go module proxy, built with Go from PATH or /usr/local/go
+  [ -x "$FERRETDB_BIN" ] && return 0
+  local go t0 src; go=$(command -v go || echo /usr/local/go/bin/go)
+  [ -x "$go" ] || { warn "ferretdb: no Go toolchain (go on PATH or /usr/local/go/bin/go) to build FerretDB"; return 1; }
+  mkdir -p "$FERRETDB_BASE" || return 1
+  t0=$(now_ms)
+  say "building FerretDB $FERRETDB_VERSION (go build, log: $INSTALL_LOG)"
+  # 'go install ...@v' gives a binary that panics at start: the module lacks build/version/version.txt, which
+  # FerretDB's release process writes; so the module's source is copied, the file written, and built there.
+  # A CI runner may start us without HOME: Go then has no default build or module cache.
+  src="$FERRETDB_BASE/src-$FERRETDB_VERSION"
+  ( export GOCACHE="${GOCACHE:-${HOME:-$FERRETDB_BASE}/.cache/go-build}" GOPATH="${GOPATH:-${HOME:-$FERRETDB_BASE}/go}" \
+      GOFLAGS=-buildvcs=false
+    dir=$("$go" mod download -json "github.com/FerretDB/FerretDB@v$FERRETDB_VERSION" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+    [ -n "$dir" ] || exit 1
+    rm -rf "$src" && cp -r "$dir" "$src" && chmod -R u+w "$src" \
+      && echo "v$FERRETDB_VERSION" >"$src/build/version/version.txt" \
+      && cd "$src" && "$go" build -trimpath -o "$FERRETDB_BIN.tmp" ./cmd/ferretdb ) >>"$INSTALL_LOG" 2>&1 \
+    && mv -f "$FERRETDB_BIN.tmp" "$FERRETDB_BIN" && rm -rf "$src" || { warn "ferretdb: go build failed"; return 1; }
+  say "FerretDB built in $(secs_since "$t0")s"
+}
+start_ferretdb() {
+  ferretdb_ready && return 0
+  ferretdb_build || return 1
+  if ! ferretdb_pid >/dev/null; then
+    port_busy "$FERRETDB_PORT" && { warn "ferretdb: port $FERRETDB_PORT is taken by another process"; return 1; }
+    mkdir -p "$FERRETDB_BASE/data" || return 1
+    setsid "$FERRETDB_BIN" --handler=sqlite --sqlite-url="file:$FERRETDB_BASE/data/" \
+      --listen-addr="127.0.0.1:$FERRETDB_PORT" --debug-addr="127.0.0.1:$FERRETDB_DEBUG_PORT" --telemetry=disable \
+      --state-dir="$FERRETDB_BASE" --log-level=warn >"$FERRETDB_BASE/server.log" 2>&1 9>&- </dev/null &
+    echo $! >"$FERRETDB_BASE/server.pid"
+    STARTED=1
+  fi
+  wait_for ferretdb 60 ferretdb_up_or_gone && ferretdb_ready
+}
+ferretdb_up_or_gone() { ferretdb_ready || ! ferretdb_pid >/dev/null; }
+stop_ferretdb() { local p; p=$(ferretdb_pid) || return 0; stop_pid ferretdb "$p" TERM 30; }
+
 # ---------------------------------------------------------------- common
 alive() {   # any thread not a zombie; a zombie (exited, not yet reaped by PID 1) counts as stopped
   # threads come and go while a server shuts down: read what is there, ignore what vanished, no early-exiting pipe
@@ -705,6 +756,7 @@ svc_logs() {
     keycloak)   echo "$INSTALL_LOG" "$KEYCLOAK_HOME/server.log" ;;
     rsyslog)    echo "$INSTALL_LOG" "$RSYSLOG_DIR/server.log" ;;
     otelcol)    echo "$INSTALL_LOG" "$OTELCOL_BASE/server.log" ;;
+    ferretdb)   echo "$INSTALL_LOG" "$FERRETDB_BASE/server.log" ;;
   esac
 }
 show_logs() {
@@ -797,6 +849,7 @@ write_env_file() {
       echo "QAG_OTELCOL_URL=http://127.0.0.1:$OTELCOL_PORT"
       echo "QAG_OTELCOL_DIR=$OTELCOL_BASE/data"
     fi
+    ferretdb_ready && echo "QAG_MONGO_URL=mongodb://127.0.0.1:$FERRETDB_PORT"
     if trino_pid >/dev/null; then
       TRINO_PORT=$(trino_conf_port)
       if trino_answers; then
@@ -869,6 +922,10 @@ status_table() {   # prints the table for the requested services; returns 3 if o
         port=$OTELCOL_PORT; pid=$(otelcol_pid)
         [ -n "$pid" ] && ver=$OTELCOL_VERSION
         otelcol_ready && state=up || state=DOWN ;;
+      ferretdb)
+        port=$FERRETDB_PORT; pid=$(ferretdb_pid)
+        [ -n "$pid" ] && ver=$FERRETDB_VERSION
+        ferretdb_ready && state=up || state=DOWN ;;
     esac
     [ "$state" = up ] || rc=3
     printf '%-11s %-6s %-6s %-8s %s\n' "$s" "$port" "$state" "${pid:--}" "${ver:--}"

@@ -124,6 +124,7 @@ import io.queryapigate.resources.ConnectionsResource;
 import io.queryapigate.resources.DocsResource;
 import io.queryapigate.resources.ExamplesResource;
 import io.queryapigate.resources.AuditDeliveryResource;
+import io.queryapigate.resources.ExecuteMongoResource;
 import io.queryapigate.resources.ExecuteSqlResource;
 import io.queryapigate.resources.HealthResource;
 import io.queryapigate.resources.EventsResource;
@@ -384,6 +385,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new HealthResource(version(), clock));
         jersey.register(new QueryResource(queries, callLimits.paging()));
         jersey.register(new ExecuteSqlResource(queries, callLimits.paging()));
+        jersey.register(new ExecuteMongoResource(queries, callLimits.paging()));
         RunHistory history = new RunHistory(store, events, quotas, audit);
         QueryCollections collections = new QueryCollections(savedQueries);
         Descriptions descriptions = new Descriptions(store, connections, clock, audit);

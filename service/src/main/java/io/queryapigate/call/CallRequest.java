@@ -20,17 +20,36 @@ import java.util.Objects;
  * @param timeout the caller's time limit in seconds as written, or null
  * @param output how the rows are answered
  * @param transport how the call arrived: null for the REST API, {@link #MCP} for the MCP server (events, history)
+ * @param language the ad-hoc statement's language: {@code sql}, or {@code mongo} for a MongoDB query document
+ *     ({@code /execute_mongo}); a saved query's is its connection's
  */
 public record CallRequest(Caller caller, String requestId, String queryName, String version, String sql,
         Map<String, String> textParams, JsonNode jsonParams, String connection, String timeout,
-        OutputRequest output, String transport) {
+        OutputRequest output, String transport, String language) {
     /** The transport of a call through the MCP server. */
     public static final String MCP = "mcp";
+    /** The language of a MongoDB query document. */
+    public static final String MONGO = "mongo";
 
     public CallRequest {
         Objects.requireNonNull(caller, "caller");
         Objects.requireNonNull(output, "output");
         textParams = textParams == null ? Map.of() : textParams;
+        language = language == null ? "sql" : language;
+    }
+
+    public CallRequest(Caller caller, String requestId, String queryName, String version, String sql,
+            Map<String, String> textParams, JsonNode jsonParams, String connection, String timeout,
+            OutputRequest output, String transport) {
+        this(caller, requestId, queryName, version, sql, textParams, jsonParams, connection, timeout, output,
+                transport, null);
+    }
+
+    /** A call of an ad-hoc MongoDB query document ({@code /execute_mongo}). */
+    public static CallRequest adHocMongo(Caller caller, String requestId, String queryDocument, JsonNode params,
+            String connection, String timeout, OutputRequest output) {
+        return new CallRequest(caller, requestId, null, null, queryDocument, Map.of(), params, connection, timeout,
+                output, null, MONGO);
     }
 
     /** A call of a saved query. */
@@ -51,13 +70,13 @@ public record CallRequest(Caller caller, String requestId, String queryName, Str
     /** The same call, answered as {@code output} says. */
     public CallRequest withOutput(OutputRequest output) {
         return new CallRequest(caller, requestId, queryName, version, sql, textParams, jsonParams, connection, timeout,
-                output, transport);
+                output, transport, language);
     }
 
     /** The same call, arrived through {@code transport} ({@link #MCP}). */
     public CallRequest via(String transport) {
         return new CallRequest(caller, requestId, queryName, version, sql, textParams, jsonParams, connection, timeout,
-                output, transport);
+                output, transport, language);
     }
 
     public boolean isSavedQuery() {

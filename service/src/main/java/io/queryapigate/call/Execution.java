@@ -20,6 +20,7 @@ import io.queryapigate.output.format.CeilingRowWriter;
 import io.queryapigate.output.format.CountingOutputStream;
 import io.queryapigate.output.format.RowWriter;
 import io.queryapigate.output.format.OutputFormat;
+import io.queryapigate.mongo.MongoStatements;
 import io.queryapigate.paging.PageRequest;
 import io.queryapigate.paging.PageSink;
 import io.queryapigate.paging.PagedSql;
@@ -69,7 +70,11 @@ final class Execution {
         PagedSql paged = null;
         String sql = s.sql();
         PageRequest page = out.page().orElse(null);
-        if (page != null && mode == AccessMode.READ) {
+        if (page != null && mode == AccessMode.READ && CallRequest.MONGO.equals(s.connection().dialect()
+                .queryLanguage())) {
+            paged = MongoStatements.page(sql, page);
+            sql = paged.sql();
+        } else if (page != null && mode == AccessMode.READ) {
             paged = limits.paging().rewriteRead(sql, page, s.connection().family(), s.connection().lexicalRules());
             sql = paged.sql();
         } else if (page != null && page.asked()) {

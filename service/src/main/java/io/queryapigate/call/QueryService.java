@@ -21,6 +21,7 @@ import io.queryapigate.guard.Guarding;
 import io.queryapigate.guard.Masking;
 import io.queryapigate.limits.Concurrency;
 import io.queryapigate.limits.Quotas;
+import io.queryapigate.mongo.MongoStatements;
 import io.queryapigate.paging.PageRequest;
 import io.queryapigate.params.ParamRules;
 import io.queryapigate.secrets.SecretUnavailableException;
@@ -245,6 +246,7 @@ public final class QueryService {
         String connectionName = authorizer.savedQueryConnection(caller, name, own, request.connection());
         call.connection(connectionName);
         Connection connection = connectionName.equals(own) ? q.connection() : connection(caller, connectionName);
+        sameLanguage("sql", connection);
         GuardResult verdict = q.guard();
         if (Guarding.restricted(caller) || !verdict.isRead() || !connectionName.equals(own)) {
             verdict = guard(caller, connection, q.sql().jdbcSql());
@@ -284,6 +286,15 @@ public final class QueryService {
             throw ApiException.badRequest("invalid_body", "params must be an object.");
         }
         Connection connection = connection(caller, connectionName);
+        sameLanguage(request.language(), connection);
+        if (CallRequest.MONGO.equals(request.language())) {
+            GuardResult verdict = MongoStatements.check(request.sql(), caller);
+            List<Parameter> parameters = ParamRules.bindAdHoc(MongoStatements.placeholders(request.sql()),
+                    request.jsonParams());
+            Duration timeout = Timeouts.effective(Timeouts.forCaller(connection.timeout(), caller), request.timeout());
+            return new CheckedStatement(connection, request.sql(), parameters, verdict, timeout, Masking.Plan.NONE,
+                    null, 0, null);
+        }
         SqlText text = SqlText.parse(request.sql(), connection.lexicalRules());
         SqlShape.checkShape(text, maxSqlLength);
         // over MCP, ad-hoc SQL only reads, whatever the caller's write grant (the original's rule)
@@ -296,6 +307,20 @@ public final class QueryService {
         Duration timeout = Timeouts.effective(Timeouts.forCaller(connection.timeout(), caller), request.timeout());
         return new CheckedStatement(connection, text.jdbcSql(), parameters, verdict, timeout,
                 maskPlan(caller, connection, verdict), null, 0, null);
+    }
+
+    /**
+     * SQL goes to SQL connections and MongoDB query documents to {@code mongo} ones: 400 {@code
+     * wrong_connection_type} otherwise, as the original's.
+     */
+    static void sameLanguage(String language, Connection connection) {
+        String own = connection.dialect().queryLanguage();
+        if (!own.equals(language)) {
+            throw ApiException.badRequest("wrong_connection_type", CallRequest.MONGO.equals(language)
+                    ? "'" + connection.name() + "' is not a mongo connection"
+                    : "'" + connection.name() + "' is a " + own + " connection: it runs query documents through"
+                            + " /execute_mongo, not SQL");
+        }
     }
 
     /** The guard's check for this caller, in its own span. */

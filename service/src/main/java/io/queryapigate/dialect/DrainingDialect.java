@@ -189,6 +189,11 @@ final class DrainingDialect implements Dialect {
     }
 
     @Override
+    public String queryLanguage() {
+        return dialect.queryLanguage();
+    }
+
+    @Override
     public LexicalRules lexicalRules() {
         return dialect.lexicalRules();
     }

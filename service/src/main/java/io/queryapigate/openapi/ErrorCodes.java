@@ -20,14 +20,16 @@ public final class ErrorCodes {
                 "invalid_timeout", "invalid_format", "invalid_stream", "sql_required", "sql_not_parseable",
                 "multiple_statements", "connection_required", "connection_not_found", "reason_required",
                 "unsupported_operation", "invalid_config",
-                "sso_state", "sso_token", "sso_id_token", "param_from_claim", "table_required"));
+                "sso_state", "sso_token", "sso_id_token", "param_from_claim", "table_required",
+                "collection_required", "invalid_query", "wrong_connection_type"));
         m.put(401, List.of("unauthorized"));
         m.put(403, List.of("admin_only", "query_not_granted", "connection_not_granted", "adhoc_not_granted",
                 "read_only", "write_op_not_allowed", "table_not_allowed", "function_not_allowed",
                 "column_masked_unresolvable", "column_masked_in_predicate", "database_permission_denied",
                 "workspace_required", "role_forbidden",
                 "csrf_failed", "sso_denied", "sso_no_role", "sso_inactive", "claim_missing", "sign_in_required",
-                "insufficient_scope", "own_write", "approval_mismatch", "approval_rejected"));
+                "insufficient_scope", "own_write", "approval_mismatch", "approval_rejected",
+                "mongo_operator_forbidden", "mongo_stage_forbidden", "collection_not_allowed"));
         m.put(404, List.of("not_found", "query_not_found", "version_not_found", "not_published",
                 "connection_not_found", "key_not_found", "previous_secret_not_found", "cache_entry_not_found",
                 "collection_not_found", "admin_not_found", "token_not_found", "role_not_found",

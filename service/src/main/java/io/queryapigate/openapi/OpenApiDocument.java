@@ -76,6 +76,7 @@ public final class OpenApiDocument {
         }
         if (admin || (caller != null && caller.grants().adhocSql())) {
             paths.set("/execute_sql", executeSql());
+            paths.set("/execute_mongo", executeMongo());
         }
         documentationRoutes(paths);
         if (admin) {
@@ -210,6 +211,34 @@ public final class OpenApiDocument {
                 .addObject().put("type", "object").putObject("properties").putObject("rows_affected")
                 .put("type", "integer");
         post.set("responses", responses);
+        return item;
+    }
+
+    private ObjectNode executeMongo() {
+        ObjectNode item = JSON.objectNode();
+        ObjectNode post = item.putObject("post").put("operationId", "execute_mongo").put("summary",
+                "Run an ad-hoc MongoDB find or aggregation, read-only (keys with the ad-hoc grant on the connection)");
+        post.putArray("tags").add("Ad-hoc SQL");
+        ArrayNode params = post.putArray("parameters");
+        params.add(param("format", formatSchema()));
+        pagingParameters(params);
+        ObjectNode body = JSON.objectNode().put("type", "object");
+        ObjectNode props = body.putObject("properties");
+        props.putObject("collection").put("type", "string").put("minLength", 1);
+        props.putObject("connection_name").put("type", "string").put("minLength", 1);
+        props.putObject("filter").put("type", "object").put("description",
+                "A find filter; a string value \":name\" takes params.name.");
+        props.putObject("projection").put("type", "object");
+        props.putObject("sort").put("type", "object");
+        props.putObject("pipeline").put("type", "array").put("description",
+                "An aggregation pipeline instead of a find: stages that only read ($out, $merge refused).")
+                .putObject("items").put("type", "object");
+        props.putObject("params").put("type", "object").put("description", "Values for :name placeholders.");
+        props.set("timeout", orNull(timeoutSchema()));
+        body.putArray("required").add("collection").add("connection_name");
+        post.putObject("requestBody").put("required", true).putObject("content").putObject("application/json")
+                .set("schema", body);
+        post.set("responses", callResponses(anyPage()));
         return item;
     }
 

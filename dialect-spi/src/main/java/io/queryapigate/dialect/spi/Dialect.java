@@ -48,6 +48,20 @@ public interface Dialect extends AutoCloseable {
     }
 
     /**
+     * The language of this dialect's statements: {@code sql}, or {@code mongo} for a dialect whose {@link
+     * QueryRequest#sql()} is a MongoDB query document in JSON (see {@link MongoQueryGuard}) with {@code :name}
+     * placeholders as whole string leaves, and whose {@link QueryRequest#parameters()} are bound by {@link
+     * Parameter#name()}. The service sends SQL only to {@code sql} dialects and query documents only to {@code mongo}
+     * ones, and checks a query document with {@link MongoQueryGuard} before the dialect does.
+     *
+     * @return {@code sql} by default
+     * @since SPI 1.5
+     */
+    default String queryLanguage() {
+        return "sql";
+    }
+
+    /**
      * How this dialect's engine reads SQL text: which quotes make strings and which quote names, whether
      * backslashes escape, which comments exist and whether they nest, how names compare, and the other readings
      * its servers may use by version or setting. The service's guard, its {@code :name} marker parser and its

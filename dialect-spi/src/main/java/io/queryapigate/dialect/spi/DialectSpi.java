@@ -14,9 +14,10 @@ public final class DialectSpi {
      * Dialect#describe}, {@link Nullability} and {@link ColumnInfo#nullability()}; 1.3 added {@link
      * Dialect#serverVersion}, {@link Dialect#databases}, {@link Dialect#describeNamespace}, {@link SchemaTable}
      * and {@link SchemaColumn}; 1.4 added {@link QueryRequest#maxAffectedRows()}, {@link
-     * Capability#AFFECTED_ROWS_CEILING} and {@link AffectedRowsExceeded}.
+     * Capability#AFFECTED_ROWS_CEILING} and {@link AffectedRowsExceeded}; 1.5 added {@link Dialect#queryLanguage()} and {@link
+     * MongoQueryGuard}.
      */
-    public static final String VERSION = "1.4";
+    public static final String VERSION = "1.5";
 
     private DialectSpi() {}
 

@@ -48,6 +48,6 @@ class ColumnInfoTest {
             public void close() {}
         };
         assertThat(minimal.describe(QueryRequest.read("SELECT 1", List.of(), Duration.ofSeconds(1), 1))).isEmpty();
-        assertThat(DialectSpi.VERSION).isEqualTo("1.4");
+        assertThat(DialectSpi.VERSION).isEqualTo("1.5");
     }
 }

@@ -20,14 +20,15 @@ import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.images.builder.Transferable;
 
 /**
- * Finds the real servers the tests run against: PostgreSQL, MariaDB, Redis, ClickHouse and Trino, all by one policy,
+ * Finds the real servers the tests run against: PostgreSQL, MariaDB, Redis, ClickHouse, Trino and a MongoDB-protocol
+ * server (FerretDB), all by one policy,
  * in this order:
  *
  * <ol>
  *   <li>the environment variable ({@code QAG_PG_URL}, {@code QAG_MARIADB_URL}, {@code QAG_REDIS_URL}, {@code
- *       QAG_CLICKHOUSE_URL}, {@code QAG_TRINO_URL}, with {@code _USER} and {@code _PASSWORD} where the server has
+ *       QAG_CLICKHOUSE_URL}, {@code QAG_TRINO_URL}, {@code QAG_MONGO_URL}, with {@code _USER} and {@code _PASSWORD} where the server has
  *       them; {@code scripts/test.sh} exports them from the file {@code scripts/test-services.sh} writes);
- *   <li>the local standard port (5432, 3306, 6379, 8123, 18080: where {@code scripts/test-services.sh start} runs
+ *   <li>the local standard port (5432, 3306, 6379, 8123, 18080, 27017: where {@code scripts/test-services.sh start} runs
  *       them), with the test credentials;
  *   <li>a Testcontainers container where a Docker engine is reachable, except under {@code CI=true} (CI starts the
  *       servers itself).
@@ -51,7 +52,7 @@ public final class TestServers {
      */
     public record Server(String url, String user, String password, String source) {
         private static final Map<String, Integer> DEFAULT_PORTS = Map.of("postgresql", 5432, "mysql", 3306,
-                "mariadb", 3306, "redis", 6379, "http", 80, "https", 443, "trino", 8080);
+                "mariadb", 3306, "redis", 6379, "http", 80, "https", 443, "trino", 8080, "mongodb", 27017);
 
         private URI uri() {
             return URI.create(url.startsWith("jdbc:") ? url.substring("jdbc:".length()) : url);
@@ -143,6 +144,18 @@ public final class TestServers {
                     .waitingFor(Wait.forLogMessage(".*SERVER STARTED.*", 1).withStartupTimeout(Duration.ofMinutes(3))));
             return new Server("jdbc:trino://" + c.getHost() + ":" + c.getMappedPort(8080), "test", "",
                     "Testcontainers trinodb/trino:476");
+        });
+    }
+
+    /**
+     * A MongoDB-protocol server without authentication: FerretDB 1.24 (SQLite backend) as {@code
+     * scripts/test-services.sh} runs it, else MongoDB 7 in a container; the URL is {@code mongodb://host:port}.
+     */
+    public static Server mongo() {
+        return find("MongoDB (FerretDB)", "QAG_MONGO", "mongodb://127.0.0.1:27017", "", "", () -> {
+            GenericContainer<?> c = started(new GenericContainer<>("mongo:7.0").withExposedPorts(27017));
+            return new Server("mongodb://" + c.getHost() + ":" + c.getMappedPort(27017), "", "",
+                    "Testcontainers mongo:7.0");
         });
     }
 
