@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.cli.DialectsCommand;
+import io.queryapigate.dialect.spi.DialectSpi;
 import io.queryapigate.plugins.Plugins;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
@@ -189,7 +190,8 @@ class DialectExamplePluginIT {
             System.setOut(out);
         }
         assertThat(printed.toString(StandardCharsets.UTF_8))
-                .containsPattern("(?m)^derby +SPI 1\\.4 +com\\.example\\.qag\\.derby\\.DerbyDialectFactory$")
+                .containsPattern("(?m)^derby +SPI " + java.util.regex.Pattern.quote(DialectSpi.VERSION)
+                        + " +com\\.example\\.qag\\.derby\\.DerbyDialectFactory$")
                 .containsPattern("(?m)^duckdb ");
     }
 }

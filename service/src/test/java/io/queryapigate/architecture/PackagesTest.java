@@ -36,7 +36,9 @@ class PackagesTest {
                 .should().dependOnClassesThat().resideInAnyPackage("io.queryapigate.dialect.duckdb..",
                         "io.queryapigate.dialect.postgres..", "io.queryapigate.dialect.mysql..",
                         "io.queryapigate.dialect.trino..", "io.queryapigate.dialect.clickhouse..",
-                        "io.queryapigate.dialect.jdbc..")
+                        "io.queryapigate.dialect.jdbc..", "io.queryapigate.dialect.sqlite..",
+                        "io.queryapigate.dialect.h2..", "io.queryapigate.dialect.genericjdbc..",
+                        "io.queryapigate.dialect.mongo..")
                 .check(SERVICE);
     }
 

@@ -2,8 +2,6 @@ package io.queryapigate.dialect.genericjdbc;
 
 import static java.util.Objects.requireNonNull;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.pool.HikariPool;
 import io.queryapigate.dialect.jdbc.ParameterBinder;
 import io.queryapigate.dialect.jdbc.ResultSetReader;
 import io.queryapigate.dialect.jdbc.TimeLimit;
@@ -38,13 +36,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One database reached through a JDBC driver the operator supplies, behind a HikariCP pool.
+ * One database reached through a JDBC driver the operator supplies, one fresh connection per call.
  *
- * <p>The pool opens connections through the {@link Driver} instance the factory loaded from {@code plugins/}
- * ({@link DriverDataSource}), keeps {@code DialectContext.poolSize} of them open ahead, and every call takes one
- * (waiting at most the call's time limit, else {@link DialectError#UNAVAILABLE}), runs what {@link
- * GenericJdbcSessionStrategy} plans, and has it closed afterwards: the engine is unknown, so the only session reset
- * that holds for every engine is a new session. The pool opens the replacement in the background.
+ * <p>{@link FreshConnections} opens connections through the {@link Driver} instance the factory loaded from {@code
+ * plugins/} ({@link DriverDataSource}), keeps up to {@code DialectContext.poolSize} of them open ahead, and every
+ * call takes one (waiting at most the call's time limit, else {@link DialectError#UNAVAILABLE}), runs what {@link
+ * GenericJdbcSessionStrategy} plans, and hands it back to be closed: the engine is unknown, so the only session
+ * reset that holds for every engine is a new session. Closing it and opening its replacement happen in the
+ * background, on as many threads as the pool has connections.
  *
  * <p>Reads: {@code Connection.setReadOnly(true)} and a transaction rolled back at the end. Whether the engine refuses
  * a write in such a session is the driver's business (many ignore the hint), so the dialect does not declare {@link
@@ -66,7 +65,7 @@ public final class GenericJdbcDialect implements Dialect {
     private final DialectContext context;
     private final GenericJdbcDialectConfig config;
     private final String driverName;
-    private final HikariPool pool;
+    private final FreshConnections pool;
     private final GenericJdbcSessionStrategy sessionStrategy = new GenericJdbcSessionStrategy();
     private final GenericJdbcErrorMapper errors = new GenericJdbcErrorMapper();
     private final ResultSetReader reader = new ResultSetReader();
@@ -102,18 +101,8 @@ public final class GenericJdbcDialect implements Dialect {
         context.user().ifPresent(user -> properties.setProperty("user", user));
         context.password().ifPresent(password -> properties.setProperty("password", password));
 
-        HikariConfig hikari = new HikariConfig();
-        hikari.setPoolName("queryapigate-jdbc-" + context.connectionName());
-        hikari.setDataSource(new DriverDataSource(driver, url, properties));
-        hikari.setMaximumPoolSize(context.poolSize());
-        hikari.setMinimumIdle(context.poolSize());
-        hikari.setAutoCommit(true);
-        long defaultMillis = Math.max(250, Math.min(context.defaultTimeout().toMillis(), TimeUnit.MINUTES.toMillis(10)));
-        hikari.setConnectionTimeout(defaultMillis);
-        hikari.setValidationTimeout(Math.max(250, Math.min(defaultMillis, TimeUnit.SECONDS.toMillis(5))));
-        hikari.setInitializationFailTimeout(-1);
-        hikari.validate();
-        this.pool = new HikariPool(hikari);
+        this.pool = new FreshConnections("queryapigate-jdbc-" + context.connectionName(),
+                new DriverDataSource(driver, url, properties)::getConnection, context.poolSize());
     }
 
     private static boolean acceptsUrl(Driver driver, String url) {
@@ -152,8 +141,8 @@ public final class GenericJdbcDialect implements Dialect {
 
     @Override
     public Map<String, Number> metrics() {
-        return Map.of("pool.active", pool.getActiveConnections(), "pool.idle", pool.getIdleConnections(),
-                "pool.total", pool.getTotalConnections(), "pool.waiting", pool.getThreadsAwaitingConnection());
+        return Map.of("pool.active", pool.active(), "pool.idle", pool.idle(), "pool.total", pool.openCount(),
+                "pool.waiting", pool.waiting());
     }
 
     @Override
@@ -167,7 +156,7 @@ public final class GenericJdbcDialect implements Dialect {
         try {
             return run(connection, plan, request, sink, deadline);
         } finally {
-            pool.evictConnection(connection);
+            pool.release(connection);
         }
     }
 
@@ -308,7 +297,7 @@ public final class GenericJdbcDialect implements Dialect {
         } catch (SQLException e) {
             throw errors.translate(e);
         } finally {
-            pool.evictConnection(connection);
+            pool.release(connection);
         }
     }
 
@@ -316,7 +305,8 @@ public final class GenericJdbcDialect implements Dialect {
     public void checkHealth(Duration timeout) {
         requireNonNull(timeout, "timeout is null");
         ensureOpen();
-        Connection connection = borrow(System.nanoTime() + saturatedNanos(timeout), timeout);
+        // a connection opened now: a spare's isValid may not notice that the database went away since
+        Connection connection = borrow(System.nanoTime() + saturatedNanos(timeout), timeout, true);
         try {
             int seconds = (int) Math.max(1, Math.min(Integer.MAX_VALUE, (timeout.toMillis() + 999) / 1000));
             if (!connection.isValid(seconds)) {
@@ -326,7 +316,7 @@ public final class GenericJdbcDialect implements Dialect {
         } catch (SQLException e) {
             throw errors.translate(e, DialectError.UNAVAILABLE);
         } finally {
-            pool.evictConnection(connection);
+            pool.release(connection);
         }
     }
 
@@ -341,17 +331,17 @@ public final class GenericJdbcDialect implements Dialect {
         for (TimeLimit limit : running) {
             limit.cancel();
         }
-        try {
-            pool.shutdown();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        pool.close();
     }
 
     private Connection borrow(long deadline, Duration timeout) {
+        return borrow(deadline, timeout, false);
+    }
+
+    private Connection borrow(long deadline, Duration timeout, boolean openedNow) {
         long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
         try {
-            return pool.getConnection(millis);
+            return openedNow ? pool.takeNew(millis) : pool.take(millis);
         } catch (SQLException e) {
             if (closed) {
                 throw closedException();
