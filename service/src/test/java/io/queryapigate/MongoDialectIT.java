@@ -1,8 +1,8 @@
 package io.queryapigate;
 
+import static io.queryapigate.testing.MongoPeople.ids;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
@@ -11,6 +11,7 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.queryapigate.dialect.testkit.TestServers;
 import io.queryapigate.testing.Http;
 import io.queryapigate.testing.Http.Reply;
+import io.queryapigate.testing.MongoPeople;
 import io.queryapigate.testing.TestingConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,14 +46,7 @@ class MongoDialectIT {
     }
 
     private static String config() {
-        List<Document> people = new ArrayList<>();
-        for (int i = 1; i <= 5; i++) {
-            people.add(new Document("_id", i).append("name", "p" + i).append("age", 20 + i).append("city",
-                    i % 2 == 0 ? "Oslo" : "Rome"));
-        }
-        people.add(new Document("_id", 6).append("name", "$gt").append("age", 99).append("city", "Oslo"));
-        db().getCollection("people").insertMany(people);
-        db().getCollection("secrets").insertOne(new Document("token", "s3cr3t"));
+        MongoPeople.seed(db());
         return TestingConfig.write("  mg:\n    dialect: mongo\n    url: " + MONGO.url() + "/" + DB + "\n"
                 + "  duck:\n    dialect: duckdb\n    url: ':memory:'\n    properties:\n      duckdb.read_only: \"false\"\n", "").toString();
     }
@@ -88,19 +81,6 @@ class MongoDialectIT {
             body.put("params", params);
         }
         return body;
-    }
-
-    private static List<Integer> ids(Reply r) {
-        assertThat(r.status()).as(r.body()).isEqualTo(200);
-        List<Integer> ids = new ArrayList<>();
-        JsonNode json = r.json();
-        if (json.has("message")) {
-            return ids;
-        }
-        for (JsonNode row : json) {
-            ids.add(row.get("_id").asInt());
-        }
-        return ids;
     }
 
     @Test

@@ -246,9 +246,11 @@ public final class QueryService {
         String connectionName = authorizer.savedQueryConnection(caller, name, own, request.connection());
         call.connection(connectionName);
         Connection connection = connectionName.equals(own) ? q.connection() : connection(caller, connectionName);
-        sameLanguage("sql", connection);
+        sameLanguage(q.mongo() ? CallRequest.MONGO : "sql", connection);
         GuardResult verdict = q.guard();
-        if (Guarding.restricted(caller) || !verdict.isRead() || !connectionName.equals(own)) {
+        if (q.mongo()) {
+            verdict = MongoStatements.check(q.sql().jdbcSql(), caller);
+        } else if (Guarding.restricted(caller) || !verdict.isRead() || !connectionName.equals(own)) {
             verdict = guard(caller, connection, q.sql().jdbcSql());
         }
         if (span.isRecording()) {
@@ -258,7 +260,7 @@ public final class QueryService {
         Map<String, Object> values = q.rules().resolve(request.textParams(), request.jsonParams(), claims(caller));
         List<Parameter> parameters = q.rules().bind(q.sql().markers(), values);
         Duration timeout = Timeouts.effective(Timeouts.forCaller(connection.timeout(), caller), request.timeout());
-        Masking.Plan mask = maskPlan(caller, connection, verdict);
+        Masking.Plan mask = q.mongo() ? Masking.Plan.NONE : maskPlan(caller, connection, verdict);
         int ttl = q.version().cacheTtl();
         String cacheKey = ttl > 0 && verdict.isRead() && !request.output().stream()
                 ? CachedAnswers.key(q, connectionName, values, mask, request.output(), caller.grants().maxRows())

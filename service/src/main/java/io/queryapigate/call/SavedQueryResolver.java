@@ -1,6 +1,7 @@
 package io.queryapigate.call;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.queryapigate.auth.Caller;
@@ -9,6 +10,7 @@ import io.queryapigate.dialect.ConnectionRegistry.Connection;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.guard.GuardResult;
 import io.queryapigate.guard.Guarding;
+import io.queryapigate.mongo.MongoStatements;
 import io.queryapigate.params.ParamRules;
 import io.queryapigate.sql.SqlText;
 import io.queryapigate.store.MetadataCache;
@@ -24,16 +26,21 @@ import java.io.IOException;
  */
 public final class SavedQueryResolver {
 
-    /** A saved query's version as it is run. */
+    /**
+     * A saved query's version as it is run.
+     *
+     * @param mongo true when its statement is a MongoDB query document ({@code query_type: mongo}), whose markers are
+     *     the document's placeholders
+     */
     public record Resolved(SavedQueryRow query, QueryVersionRow version, SqlText sql, ParamRules rules,
-            GuardResult guard, Connection connection) {}
+            GuardResult guard, Connection connection, boolean mongo) {}
 
     /**
      * What is prepared for a version, as of the query row's {@code updatedAt} (a version's cache_ttl may change) and
      * its connection's generation (a connection replaced through the API may read SQL by other rules).
      */
     private record Prepared(QueryVersionRow row, SqlText sql, ParamRules rules, GuardResult guard, long asOf,
-            Connection connection) {}
+            Connection connection, boolean mongo) {}
 
     private final MetadataCache cache;
     private final ConnectionRegistry connections;
@@ -63,7 +70,7 @@ public final class SavedQueryResolver {
             throw ApiException.notFound("version_not_found", "The query '" + name + "' has no version " + version
                     + ".");
         }
-        return new Resolved(query, p.row(), p.sql(), p.rules(), p.guard(), p.connection());
+        return new Resolved(query, p.row(), p.sql(), p.rules(), p.guard(), p.connection(), p.mongo());
     }
 
     private static int version(Caller caller, SavedQueryRow query, String name, String versionText) {
@@ -117,15 +124,25 @@ public final class SavedQueryResolver {
     /** Prepares a version; a draft saved with markers it does not declare is refused as saving it published was. */
     private Prepared prepare(QueryVersionRow row, long asOf) {
         Connection connection = connections.require(row.connectionName());
-        SqlText sql = SqlText.parse(row.sqlText(), connection.lexicalRules());
         ParamRules rules;
+        boolean mongo;
         try {
             rules = ParamRules.parse(mapper.readTree(row.parameters()));
+            mongo = row.details() != null && mapper.readTree(row.details()) instanceof ObjectNode details
+                    && MongoStatements.isSaved(details);
         } catch (IOException e) {
-            throw new IllegalStateException("stored parameter rules of query " + row.queryId() + " v" + row.version()
+            throw new IllegalStateException("stored parameter rules or details of query " + row.queryId() + " v" + row.version()
                     + " are unreadable", e);
         }
+        if (mongo) {
+            SqlText document = MongoStatements.text(row.sqlText());
+            rules.checkAgainst(document.markerNames());
+            return new Prepared(row, document, rules, MongoStatements.checkForSaving(row.sqlText()), asOf, connection,
+                    true);
+        }
+        SqlText sql = SqlText.parse(row.sqlText(), connection.lexicalRules());
         rules.checkAgainst(sql.markerNames());
-        return new Prepared(row, sql, rules, guarding.checkForSaving(connection, sql.jdbcSql()), asOf, connection);
+        return new Prepared(row, sql, rules, guarding.checkForSaving(connection, sql.jdbcSql()), asOf, connection,
+                false);
     }
 }

@@ -75,7 +75,7 @@ public final class PostmanExport {
         List<ObjectNode> query = new ArrayList<>();
         JsonNode declared = saved.parameters(v);
         Map<String, ParamSpec> specs = specs(declared);
-        for (String marker : saved.definitions().sqlText(v.sqlText(), v.connectionName()).markerNames()) {
+        for (String marker : saved.definitions().text(v).markerNames()) {
             ParamSpec spec = specs.get(marker);
             if (spec != null && spec.bindsClaim()) {
                 continue; // filled from the caller's claims, never sent

@@ -16,6 +16,7 @@ import io.queryapigate.keys.ApiKeys;
 import io.queryapigate.keys.KeyBody;
 import io.queryapigate.keys.KeyFields;
 import io.queryapigate.managed.ManagedObjects;
+import io.queryapigate.mongo.MongoStatements;
 import io.queryapigate.queries.Definition;
 import io.queryapigate.queries.Definitions;
 import io.queryapigate.queries.SavedQueries;
@@ -1038,7 +1039,7 @@ public final class ConfigCode {
         if (d.parameters() != null && d.parameters().isObject() && !d.parameters().isEmpty()) {
             o.set("parameters", d.parameters());
         }
-        o.put("sql", d.sql());
+        statement(o, d.sql(), d.details());
         return o;
     }
 
@@ -1075,8 +1076,18 @@ public final class ConfigCode {
         if (parameters != null && parameters.isObject() && !parameters.isEmpty()) {
             o.set("parameters", parameters);
         }
-        o.put("sql", v.sqlText());
+        statement(o, v.sqlText(), queries.details(v));
         return o;
+    }
+
+    /** The statement as a file gives it: {@code sql}, or a MongoDB query's {@code query_type} and its fields. */
+    private static void statement(ObjectNode o, String text, ObjectNode details) {
+        if (MongoStatements.isSaved(details)) {
+            o.put("query_type", "mongo");
+            o.setAll(MongoStatements.savedFields(text));
+        } else {
+            o.put("sql", text);
+        }
     }
 
     private static void details(ObjectNode o, ObjectNode details) {

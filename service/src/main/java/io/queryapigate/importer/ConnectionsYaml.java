@@ -145,6 +145,15 @@ final class ConnectionsYaml {
                     properties.put("clickhouse.database", database);
                 }
             }
+            case "mongo" -> {
+                dialect = "mongo";
+                // the original's client authenticates against admin, as the dialect does by default
+                url = "mongodb://" + hostPort(host, port, "27017") + "/" + nz(database);
+                if (database == null) {
+                    notes.add("connection '" + c.name() + "': it names no database; add it to the url's path"
+                            + " (mongodb://host:port/database) or set mongo.database");
+                }
+            }
             default -> {
                 notes.add("connection '" + c.name() + "' (" + c.db() + "): no dialect for it here; its queries are"
                         + " not imported");

@@ -18,6 +18,7 @@ import io.queryapigate.importer.PythonStore.PyKey;
 import io.queryapigate.importer.PythonStore.PyQuery;
 import io.queryapigate.importer.PythonStore.PyRun;
 import io.queryapigate.importer.PythonStore.PyVersion;
+import io.queryapigate.mongo.MongoStatements;
 import io.queryapigate.queries.Definition;
 import io.queryapigate.queries.Definitions;
 import io.queryapigate.queries.ResultColumns;
@@ -208,10 +209,17 @@ public final class PythonImporter {
         for (PyVersion v : q.versions()) {
             JsonNode f = v.fields();
             String at = "version " + v.version() + ": ";
-            if ("mongo".equals(f.path("query_type").asText())) {
-                return blocked(q.name(), name, at + "a MongoDB query; this gateway runs SQL only", notes);
+            boolean mongo = "mongo".equals(f.path("query_type").asText());
+            String sql;
+            if (mongo) {
+                try {
+                    sql = MongoStatements.fromSavedFields(f::get);
+                } catch (ApiException e) {
+                    return blocked(q.name(), name, at + e.getMessage(), notes);
+                }
+            } else {
+                sql = f.hasNonNull("sql_query") ? f.get("sql_query").asText() : null;
             }
-            String sql = f.hasNonNull("sql_query") ? f.get("sql_query").asText() : null;
             if (sql == null || sql.isBlank()) {
                 return blocked(q.name(), name, at + "it has no SQL", notes);
             }
@@ -219,7 +227,7 @@ public final class PythonImporter {
                 return blocked(q.name(), name, at + "it masks columns for every caller; masks here belong to keys"
                         + " (a key's mask rules)", notes);
             }
-            if (BRACE_PLACEHOLDER.matcher(sql).find()) {
+            if (!mongo && BRACE_PLACEHOLDER.matcher(sql).find()) {
                 return blocked(q.name(), name, at + "it substitutes {name} text placeholders into its SQL; write them"
                         + " as :name parameters (in the original, as a new version) and import again", notes);
             }
@@ -229,7 +237,8 @@ public final class PythonImporter {
                         + " here every version has its connection", notes);
             }
             String connection = connectionNames.getOrDefault(original, Names.valid(original));
-            Set<String> markers = definitions.sqlText(sql, connection).markerNames();
+            Set<String> markers = mongo ? MongoStatements.text(sql).markerNames()
+                    : definitions.sqlText(sql, connection).markerNames();
             PythonParameters.Converted params = PythonParameters.convert(f.get("query_parameters"), markers);
             params.notes().forEach(n -> notes.add(at + n));
             if (params.blocker() != null) {
@@ -244,7 +253,12 @@ public final class PythonImporter {
                 notes.add(at + "agent_writes dropped (writes by AI agents over MCP; this gateway has no MCP server)");
             }
             ObjectNode body = F.objectNode();
-            body.put("sql", sql);
+            if (mongo) {
+                body.put("query_type", "mongo");
+                body.setAll(MongoStatements.savedFields(sql));
+            } else {
+                body.put("sql", sql);
+            }
             body.set("parameters", params.rules());
             body.put("connection_name", connection);
             body.set("description", f.get("description"));

@@ -69,7 +69,7 @@ public final class CallableQueries {
             ParamRules rules;
             JsonNode declared;
             try {
-                markers = saved.definitions().sqlText(v.sqlText(), v.connectionName()).markerNames();
+                markers = saved.definitions().text(v).markerNames();
                 declared = saved.parameters(v);
                 rules = ParamRules.parse(declared);
             } catch (RuntimeException unreadable) { // its connection is gone: /q answers 404 for it too

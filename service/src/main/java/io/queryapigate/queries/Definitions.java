@@ -1,6 +1,8 @@
 package io.queryapigate.queries;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.dialect.ConnectionRegistry;
@@ -9,10 +11,12 @@ import io.queryapigate.dialect.spi.Capability;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.guard.GuardResult;
 import io.queryapigate.guard.Guarding;
+import io.queryapigate.mongo.MongoStatements;
 import io.queryapigate.params.ParamRules;
 import io.queryapigate.sql.SqlDialectFamily;
 import io.queryapigate.sql.SqlShape;
 import io.queryapigate.sql.SqlText;
+import io.queryapigate.store.QueryVersionRow;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -33,7 +37,8 @@ public final class Definitions {
     /** The fields of a version. */
     static final Set<String> VERSION_FIELDS = Set.of("description", "author", "tags", "query_type", "sql",
             "connection_name", "parameters", "cache_ttl", "columns", "agent_writes", "max_affected_rows", "mask",
-            "mcp", "publish", "mongo_collection", "mongo_filter", "mongo_projection", "mongo_sort");
+            "mcp", "publish", "mongo_collection", "mongo_filter", "mongo_projection", "mongo_sort",
+            "mongo_pipeline");
     /** The fields of a new query: a version's, its name and collection. */
     static final Set<String> QUERY_FIELDS;
 
@@ -51,6 +56,10 @@ public final class Definitions {
     private static final List<String> AGENT_WRITE_STATEMENTS = List.of("insert", "update", "delete");
     private static final int MAX_COLUMN_DESCRIPTIONS = 500;
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final ObjectMapper READER = new ObjectMapper();
+    private static final String MONGO = "mongo";
+    private static final List<String> MONGO_FIELDS = List.of("mongo_collection", "mongo_filter", "mongo_projection",
+            "mongo_sort", "mongo_pipeline");
 
     private final Guarding guarding;
     private final ConnectionRegistry connections;
@@ -94,21 +103,29 @@ public final class Definitions {
             throw new ApiException(400, "unknown_field", "Unknown field(s): " + String.join(", ", unknown), errors);
         }
         String queryType = text(o, "query_type", "query_type must be 'sql' or 'mongo'");
-        if (queryType != null && !queryType.equals("sql")) {
-            throw invalid("query_type", queryType.equals("mongo")
-                    ? "query_type 'mongo' is not supported: this gateway has no MongoDB dialect"
-                    : "query_type must be 'sql' or 'mongo'");
-        }
-        for (String mongo : List.of("mongo_collection", "mongo_filter", "mongo_projection", "mongo_sort")) {
-            if (present(o, mongo)) {
-                throw invalid(mongo, mongo + " is for MongoDB queries, which this gateway does not run");
-            }
+        boolean mongo = MONGO.equals(queryType);
+        if (queryType != null && !queryType.equals("sql") && !mongo) {
+            throw invalid("query_type", "query_type must be 'sql' or 'mongo'");
         }
         String writtenBy = text(o, "author", "author must be text");
         String description = text(o, "description", "description must be text");
-        String sql = text(o, "sql", "SQL query is missing");
-        if (sql == null || sql.isBlank()) {
-            throw invalid("sql", "SQL query is missing");
+        String sql;
+        if (mongo) {
+            if (present(o, "sql")) {
+                throw invalid("sql", "A query_type 'mongo' query has no sql: it is mongo_collection and mongo_filter"
+                        + " (mongo_projection, mongo_sort), or mongo_pipeline");
+            }
+            sql = MongoStatements.fromSavedFields(o::get);
+        } else {
+            for (String field : MONGO_FIELDS) {
+                if (present(o, field)) {
+                    throw invalid(field, field + " is for MongoDB queries: set query_type to 'mongo'");
+                }
+            }
+            sql = text(o, "sql", "SQL query is missing");
+            if (sql == null || sql.isBlank()) {
+                throw invalid("sql", "SQL query is missing");
+            }
         }
         List<String> tags = tags(o.get("tags"));
         JsonNode parameters = o.get("parameters");
@@ -118,11 +135,17 @@ public final class Definitions {
         String connection = text(o, "connection_name", "connection_name must be a string");
         int cacheTtl = cacheTtl(o.get("cache_ttl"));
         ObjectNode details = JSON.objectNode();
+        if (mongo) {
+            details.put("query_type", MONGO);
+        }
         ObjectNode columns = columns(o.get("columns"));
         if (!columns.isEmpty()) {
             details.set("columns", columns);
         }
         agentWrites(o, details);
+        if (mongo && agentWriteMode(details) != null) {
+            throw invalid("agent_writes", "Agents can't write through a MongoDB query: it only reads");
+        }
         JsonNode mask = o.get("mask");
         if (mask != null && !mask.isNull() && !(mask.isArray() && mask.isEmpty())) {
             throw invalid("mask", "A saved query cannot carry mask rules here: mask columns per API key (its"
@@ -156,12 +179,23 @@ public final class Definitions {
         if (missing != null) {
             problems.add(missing);
         }
-        SqlText text = sqlText(in.sql(), in.connection());
-        ApiException sqlProblem = sqlProblem(text, in.connection());
-        if (sqlProblem != null) {
-            throw sqlProblem;
+        boolean mongo = MongoStatements.isSaved(in.details());
+        ApiException language = languageProblem(mongo, in.connection());
+        if (language != null) {
+            throw language;
         }
-        checkAgentWrites(in.details(), text, in.connection());
+        SqlText text;
+        if (mongo) {
+            MongoStatements.checkForSaving(in.sql());
+            text = MongoStatements.text(in.sql());
+        } else {
+            text = sqlText(in.sql(), in.connection());
+            ApiException sqlProblem = sqlProblem(text, in.connection());
+            if (sqlProblem != null) {
+                throw sqlProblem;
+            }
+            checkAgentWrites(in.details(), text, in.connection());
+        }
         ParamRules rules = rules(in.parameters());
         ApiException markers = markerProblem(rules, text);
         if (markers != null) {
@@ -195,6 +229,39 @@ public final class Definitions {
     public SqlText sqlText(String sql, String connection) {
         Connection c = connection == null ? null : connections.visible(connection).orElse(null);
         return SqlText.parse(sql, c == null ? SqlDialectFamily.GENERIC.lexicalRules() : c.lexicalRules());
+    }
+
+    /** A version's statement with its markers: a MongoDB query document's placeholders, or the SQL's markers. */
+    public SqlText text(QueryVersionRow v) {
+        return isMongo(v) ? MongoStatements.text(v.sqlText()) : sqlText(v.sqlText(), v.connectionName());
+    }
+
+    /** True for a version whose statement is a MongoDB query document ({@code query_type: mongo}). */
+    public static boolean isMongo(QueryVersionRow v) {
+        if (v.details() == null || !v.details().contains("\"query_type\"")) {
+            return false;
+        }
+        try {
+            return MongoStatements.isSaved(READER.readValue(v.details(), ObjectNode.class));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored details of query " + v.queryId() + " v" + v.version()
+                    + " are unreadable", e);
+        }
+    }
+
+    /**
+     * Null, or why the statement's language is not its connection's (when it exists): a MongoDB query document on
+     * a SQL connection, SQL on a {@code mongo} one; 400 {@code wrong_connection_type}.
+     */
+    ApiException languageProblem(boolean mongo, String connection) {
+        Connection c = connection == null ? null : connections.visible(connection).orElse(null);
+        if (c == null || c.dialect().queryLanguage().equals(mongo ? MONGO : "sql")) {
+            return null;
+        }
+        String problem = mongo ? "'" + connection + "' is not a mongo connection: a query_type 'mongo' query runs"
+                + " on a mongo connection" : "'" + connection + "' is a " + c.dialect().queryLanguage()
+                + " connection: save its queries with query_type 'mongo', not SQL";
+        return new ApiException(400, "wrong_connection_type", problem, Map.of("connection_name", problem));
     }
 
     /** Null, or why the connection cannot be used. */

@@ -8,6 +8,7 @@ import io.queryapigate.errors.ApiException;
 import io.queryapigate.guard.GuardResult;
 import io.queryapigate.guard.SqlJoins;
 import io.queryapigate.guard.TableName;
+import io.queryapigate.mongo.MongoStatements;
 import io.queryapigate.params.ParamRules;
 import io.queryapigate.sql.SqlDialectFamily;
 import io.queryapigate.sql.SqlText;
@@ -38,8 +39,9 @@ public final class QueryAnalysis {
         ObjectNode o = Definitions.object(body);
         ObjectNode out = JSON.objectNode();
         ArrayNode errors = JSON.arrayNode();
+        Definitions.Input in = null;
         try {
-            definitions.read(o, Definitions.QUERY_FIELDS, caller, null);
+            in = definitions.read(o, Definitions.QUERY_FIELDS, caller, null);
         } catch (ApiException e) {
             ObjectNode error = errors.addObject().put("message", e.getMessage());
             if (e.errors().size() == 1) {
@@ -55,7 +57,21 @@ public final class QueryAnalysis {
         }
         ArrayNode placeholders = JSON.arrayNode();
         ArrayNode tables = JSON.arrayNode();
-        if (sql != null && !sql.isBlank()) {
+        if (in != null && MongoStatements.isSaved(in.details())) {
+            SqlText text = MongoStatements.text(in.sql());
+            text.markerNames().forEach(placeholders::add);
+            try {
+                ApiException language = definitions.languageProblem(true, connection);
+                if (language != null) {
+                    throw language;
+                }
+                bareNames(MongoStatements.checkForSaving(in.sql())).forEach(tables::add);
+            } catch (ApiException e) {
+                errors.addObject().put("message", e.getMessage()).put("field", e.errors().size() == 1
+                        ? e.errors().keySet().iterator().next() : "mongo_collection");
+            }
+            parameterProblem(o.get("parameters"), text, errors);
+        } else if (sql != null && !sql.isBlank()) {
             SqlText text = definitions.sqlText(sql, connection);
             text.markerNames().forEach(placeholders::add);
             ApiException sqlProblem = definitions.sqlProblem(text, connection);
@@ -84,6 +100,10 @@ public final class QueryAnalysis {
         ArrayNode qualified = out.putArray("qualified_tables");
         ArrayNode joins = out.putArray("joins");
         out.putNull("formatted");
+        if (Definitions.isMongo(v)) {
+            out.put("error", "SQL analysis isn't available for a MongoDB query");
+            return out;
+        }
         SqlDialectFamily family = definitions.family(v.connectionName());
         if (family == null) {
             out.put("error", "SQL analysis isn't available: there is no connection named '" + v.connectionName()

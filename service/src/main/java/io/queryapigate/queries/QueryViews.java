@@ -9,6 +9,7 @@ import io.queryapigate.dialect.spi.ColumnInfo;
 import io.queryapigate.errors.ApiException;
 import io.queryapigate.guard.GuardResult;
 import io.queryapigate.http.ServerTime;
+import io.queryapigate.mongo.MongoStatements;
 import io.queryapigate.store.QueryVersionRow;
 import io.queryapigate.store.SavedQueryRow;
 import java.nio.charset.StandardCharsets;
@@ -118,7 +119,7 @@ public final class QueryViews {
         ObjectNode o = JSON.objectNode();
         o.put("name", q.name());
         o.put("description", shown.description() == null ? "" : shown.description());
-        o.put("query_type", "sql");
+        o.put("query_type", MongoStatements.isSaved(saved.details(shown)) ? "mongo" : "sql");
         o.put("connection_name", shown.connectionName());
         o.put("collection", q.collection());
         tags(o.putArray("tags"), shown);
@@ -165,15 +166,21 @@ public final class QueryViews {
         o.put("author", v.author());
         o.put("description", v.description() == null ? "" : v.description());
         tags(o.putArray("tags"), v);
-        o.put("query_type", "sql");
-        o.put("sql", v.sqlText());
-        o.putNull("mongo");
+        ObjectNode details = saved.details(v);
+        boolean mongo = MongoStatements.isSaved(details);
+        o.put("query_type", mongo ? "mongo" : "sql");
+        if (mongo) {
+            o.putNull("sql");
+            o.set("mongo", MongoStatements.savedFields(v.sqlText()));
+        } else {
+            o.put("sql", v.sqlText());
+            o.putNull("mongo");
+        }
         o.put("connection_name", v.connectionName());
         o.set("parameters", parameters(saved.parameters(v)));
         ArrayNode placeholders = o.putArray("placeholders");
-        definitions.sqlText(v.sqlText(), v.connectionName()).markerNames().forEach(placeholders::add);
+        definitions.text(v).markerNames().forEach(placeholders::add);
         putNullable(o, "cache_ttl", v.cacheTtl() > 0 ? v.cacheTtl() : null);
-        ObjectNode details = saved.details(v);
         o.set("columns", details.has("columns") ? details.get("columns") : JSON.objectNode());
         o.set("column_descriptions", columnDescriptions(v, details.get("columns")));
         String agentWrites = Definitions.agentWriteMode(details);
@@ -192,8 +199,8 @@ public final class QueryViews {
 
     /** What the version's result columns mean: its own {@code columns}, else the tables' descriptions it reads. */
     private ObjectNode columnDescriptions(QueryVersionRow v, JsonNode own) {
-        GuardResult verdict = definitions.verdict(definitions.sqlText(v.sqlText(), v.connectionName()),
-                v.connectionName());
+        GuardResult verdict = MongoStatements.isSaved(saved.details(v)) ? null
+                : definitions.verdict(definitions.sqlText(v.sqlText(), v.connectionName()), v.connectionName());
         List<String> names = saved.resultColumns(v).map(cs -> cs.stream().map(ColumnInfo::name).toList())
                 .orElse(List.of());
         return descriptions.forVersion(v.connectionName(), verdict == null ? Set.of() : verdict.tablesRead(), names,

@@ -67,6 +67,9 @@ public final class ResultColumns {
         if (c == null) {
             return new Described(null, null); // a draft on a connection that does not exist (yet)
         }
+        if (!c.dialect().queryLanguage().equals("sql")) {
+            return new Described(null, null); // a MongoDB collection has no columns to describe before a run
+        }
         SqlText text = SqlText.parse(sql, c.lexicalRules());
         List<Parameter> typedNulls;
         try {

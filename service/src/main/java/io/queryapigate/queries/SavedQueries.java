@@ -189,7 +189,7 @@ public final class SavedQueries {
         int version = v.intValue();
         QueryVersionRow row = version(q, version);
         Definitions.Input in = new Definitions.Input(row.sqlText(), parameters(row), row.connectionName(),
-                row.description(), row.author(), row.cacheTtl(), List.of(), null);
+                row.description(), row.author(), row.cacheTtl(), List.of(), details(row));
         definitions.check(in).requireRunnable();
         change(name, "publish_query", (dao, current, now) -> {
             dao.publish(current.id(), version, now);

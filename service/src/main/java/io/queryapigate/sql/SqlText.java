@@ -108,6 +108,17 @@ public final class SqlText {
                 executable, positional, unterminated);
     }
 
+    /**
+     * A MongoDB query document's placeholders as markers: the document is its own "JDBC text" (the dialect binds its
+     * {@code ":name"} string leaves by name), one statement, nothing for the SQL checks to find.
+     *
+     * @param document the query document (JSON)
+     * @param placeholders its placeholder names in order of appearance
+     */
+    public static SqlText document(String document, List<String> placeholders) {
+        return new SqlText(document, document, List.copyOf(placeholders), 0, false, false, false, false);
+    }
+
     /** A marker's name: {@code [A-Za-z_][A-Za-z0-9_]*}. */
     static boolean isIdentStart(char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';

@@ -96,6 +96,33 @@ class PythonImporterTest {
     }
 
     @Test
+    void aMongoQueryIsImportedAsAQueryDocument() throws Exception {
+        connections.stop();
+        ConnectionConfig docs = new ConnectionConfig();
+        docs.setDialect("mongo");
+        docs.setUrl("mongodb://127.0.0.1:9/docs"); // never contacted: saving a query document does not describe it
+        docs.setPoolSize(1);
+        connections = ConnectionRegistry.create(DialectRegistry.discover(getClass().getClassLoader()),
+                Map.of("docs", docs), java.time.Duration.ofSeconds(5), 1000, dir);
+        connection("docs", "mongo", "{\"host\": \"127.0.0.1\", \"database\": \"docs\"}");
+        query("people", 1, "{\"query_type\": \"mongo\", \"mongo_collection\": \"people\", \"mongo_filter\":"
+                + " {\"city\": \":city\", \"age\": {\"$gte\": 18}}, \"mongo_sort\": {\"age\": -1},"
+                + " \"query_parameters\": {\"city\": \"str\"}, \"connection_name\": \"docs\"}");
+        query("stolen", 1, "{\"query_type\": \"mongo\", \"mongo_collection\": \"people\", \"mongo_filter\":"
+                + " {\"$where\": \"true\"}, \"connection_name\": \"docs\"}");
+
+        String out = run(options(true));
+        assertThat(out).contains("create       people: 1 version, publishes version 1, connection docs")
+                .contains("blocked      stolen: version 1: '$where'");
+        long id = store.queries().findByName("people").orElseThrow().id();
+        QueryVersionRow v = store.queries().findVersion(id, 1).orElseThrow();
+        assertThat(JSON.readTree(v.sqlText())).isEqualTo(JSON.readTree("{\"collection\": \"people\", \"filter\":"
+                + " {\"city\": \":city\", \"age\": {\"$gte\": 18}}, \"sort\": {\"age\": -1}}"));
+        assertThat(JSON.readTree(v.details())).isEqualTo(JSON.readTree("{\"query_type\": \"mongo\"}"));
+        assertThat(JSON.readTree(v.parameters()).get("city").get("type").asText()).isEqualTo("str");
+    }
+
+    @Test
     void whatCannotWorkHereStopsTheImportOrIsLeftOutWithSkipInvalid() throws Exception {
         connection("demo", "duckdb", "{\"database\": \":memory:\"}");
         connection("docs", "mongo", "{\"host\": \"mongo\"}");
@@ -138,14 +165,15 @@ class PythonImporterTest {
                 .contains("create       drafty: 2 versions, publishes version 1, connection other")
                 .contains("- version 2: No connection named 'other'. It cannot run here until that is fixed.")
                 .contains("blocked      masked: version 1: it masks columns for every caller")
-                .contains("blocked      mongo: version 1: a MongoDB query")
+                .contains("blocked      mongo: version 1: it is the published version, and No connection named 'docs'.")
                 .contains("blocked      nowhere: version 1: it names no connection")
                 .contains("blocked      writes: version 1: ")
                 .contains("blocked      admin-twin: its secret is this gateway's administrator key")
                 .contains("blocked      bad-expiry: its expiry 'someday' is not a date")
                 .contains("blocked      wild: its mask rule on '*.email' has a wildcard")
                 .contains("! narrower: its grant on query 'mongo' is dropped (that query is not imported)")
-                .contains("# docs: a 'mongo' connection: no dialect for it in this gateway")
+                .contains("  docs:\n    dialect: mongo\n    url: \"mongodb://mongo:27017/\"\n")
+                .contains("connection 'docs': it names no database")
                 .contains("Imported 2 saved queries (3 versions), 1 API key and 1 run.");
 
         assertThat(store.queries().list()).extracting(r -> r.name()).containsExactly("drafty", "ok");
