@@ -43,7 +43,7 @@ class ConnectionsYamlTest {
 
         Map<String, ConnectionConfig> read = YAML.convertValue(YAML.readTree(text).get("connections"),
                 YAML.getTypeFactory().constructMapType(Map.class, String.class, ConnectionConfig.class));
-        assertThat(read).containsOnlyKeys("demo", "sales_db", "crm", "lake", "events");
+        assertThat(read).containsOnlyKeys("demo", "sales_db", "crm", "lake", "events", "docs");
         assertThat(read.get("demo").getDialect()).isEqualTo("duckdb");
         assertThat(read.get("demo").getUrl()).isEqualTo("/srv/qag/data/demo.duckdb");
         assertThat(read.get("sales_db").getUrl()).isEqualTo("jdbc:postgresql://pg:5433/sales?sslmode=require");
@@ -56,8 +56,10 @@ class ConnectionsYamlTest {
                 .containsEntry("trino.schema", "sf1");
         assertThat(read.get("events").getUrl()).isEqualTo("http://ch:8123");
         assertThat(read.get("events").getProperties()).containsEntry("clickhouse.database", "logs");
-        assertThat(text).contains("# docs: a 'mongo' connection: no dialect for it in this gateway");
-        assertThat(y.notes()).anyMatch(n -> n.contains("ssl_ca")).anyMatch(n -> n.contains("'docs' (mongo)"));
+        assertThat(read.get("docs").getDialect()).isEqualTo("mongo");
+        assertThat(read.get("docs").getUrl()).isEqualTo("mongodb://mongo:27017/");
+        assertThat(y.notes()).anyMatch(n -> n.contains("ssl_ca")).anyMatch(n -> n.contains("'docs'")
+                && n.contains("mongo.database"));
     }
 
     @Test
