@@ -282,10 +282,10 @@ class SchemaBrowserIT {
         http.post("/api/v1/connections/nope/descriptions/import", ADMIN, "").assertRefused(404,
                 "connection_not_found");
         http.get("/api/v1/connections/duck/schema?key=nobody", ADMIN).assertRefused(404, "key_not_found");
-        http.get("/api/v1/connections/down/schema", ADMIN).assertRefused(503, "unavailable");
+        http.get("/api/v1/connections/down/schema", ADMIN).assertRefused(503, "database_unavailable");
         http.get("/api/v1/connections/pg/schema?database=qag_no_such_db", ADMIN).assertRefused(400,
                 "invalid_request");
-        http.post("/api/v1/connections/down/descriptions/import", ADMIN, "").assertRefused(503, "unavailable");
+        http.post("/api/v1/connections/down/descriptions/import", ADMIN, "").assertRefused(503, "database_unavailable");
         patch("duck", "[{\"table\": \"t\"}]").assertRefused(400, "invalid_body");
         http.patch("/api/v1/connections/duck/descriptions", ADMIN, "{\"items\": [], \"x\": 1}")
                 .assertRefused(400, "invalid_body");

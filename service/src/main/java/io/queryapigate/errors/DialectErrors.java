@@ -33,7 +33,7 @@ public final class DialectErrors {
             case CONFLICT -> new Answer(409, "conflict", "The change conflicted with another transaction; try again.");
             case RESOURCE_LIMIT -> new Answer(503, "resource_limit", "The database ran out of a resource for this "
                     + "query (memory, disk, a limit); try again later or narrow the query.");
-            case UNAVAILABLE -> new Answer(503, "unavailable", "The database is unavailable; try again later.");
+            case UNAVAILABLE -> new Answer(503, "database_unavailable", "The database is unavailable; try again later.");
             case INTERNAL -> new Answer(500, "query_failed",
                     "The query failed; the server log has details under this request id.");
         };

@@ -48,7 +48,7 @@ public final class ErrorCodes {
         m.put(429, List.of("rate_limited", "quota_exceeded", "too_many_concurrent", "too_many_pending_writes"));
         m.put(500, List.of("query_failed", "internal_error", "config_apply_failed"));
         m.put(502, List.of("connection_failed"));
-        m.put(503, List.of("unavailable", "cancelled", "resource_limit", "secret_unavailable",
+        m.put(503, List.of("unavailable", "database_unavailable", "cancelled", "resource_limit", "secret_unavailable",
                 "sso_unreachable", "sso_busy", "sso_unsupported", "too_many_streams"));
         m.put(504, List.of("query_timeout"));
         BY_STATUS = java.util.Collections.unmodifiableMap(m);
