@@ -13,17 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/jdk.sh
 
-JAR=benchmarks/target/queryapigate-benchmarks.jar
-if [ ! -f "$JAR" ]; then
-  ./mvnw -q -B -ntp -pl benchmarks -am package -DskipTests
-fi
-if [ ! -f service/target/queryapigate.jar ]; then
-  ./mvnw -q -B -ntp -pl service -am package -DskipTests
-fi
-
 ID="k$$"
 OUT=${QAGB_SOAK_OUT:-benchmarks/target/soak/$(date -u +%Y%m%dT%H%M%SZ)-$ID}
-bench() { java -jar "$JAR" --prefix "qag_bench_${ID}_" --reader-user "qag_bench_ro_${ID}" "$@"; }
+. benchmarks/harness.sh
 
 start=$(date +%s)
 trap 'bench teardown --no-postgres >/dev/null 2>&1 || true' EXIT

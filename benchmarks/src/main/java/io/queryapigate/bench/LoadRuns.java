@@ -44,6 +44,35 @@ final class LoadRuns {
                 o.poolSize(), o.gatewayCpus()), List.of(c), o.extraYaml());
     }
 
+    /** A started gateway for the mix, its load generator, and its capacity measured. */
+    record Prepared(Servers.JavaGateway gateway, LoadGen gen, LoadMix mix, int warehouses, double capacity)
+            implements AutoCloseable {
+        @Override
+        public void close() {
+            gateway.close();
+        }
+    }
+
+    /**
+     * Checks the data is there, starts a gateway ({@link #start}), and measures its capacity with the mix; the
+     * generator lets at most {@code maxInFlight} requests be outstanding.
+     */
+    static Prepared prepare(BenchSettings s, Options o, String label, int maxInFlight) throws Exception {
+        int warehouses = new Tpcc(s).warehouses();
+        if (warehouses == 0) {
+            throw new IllegalStateException("no data: run `setup` first");
+        }
+        Servers.JavaGateway g = start(s, o, label);
+        try {
+            LoadGen gen = new LoadGen(g.baseUrl(), Duration.ofSeconds(40), maxInFlight);
+            LoadMix mix = LoadMix.on(g, s, warehouses);
+            return new Prepared(g, gen, mix, warehouses, capacity(gen, mix, o.capacitySeconds()));
+        } catch (Exception | Error e) {
+            g.close();
+            throw e;
+        }
+    }
+
     /** Requests per second answered 2xx, closed loop with the mix (after a few seconds of warm-up not counted). */
     static double capacity(LoadGen gen, LoadMix mix, int seconds) throws InterruptedException {
         gen.closed(CALLERS, Math.max(3, seconds / 2), mix); // warm-up

@@ -3,7 +3,6 @@ package io.queryapigate.bench;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -30,16 +29,12 @@ final class Overload {
     }
 
     int run() throws Exception {
-        int warehouses = new Tpcc(s).warehouses();
-        if (warehouses == 0) {
-            throw new IllegalStateException("no data: run `setup` first");
-        }
         ObjectNode report = Http.JSON.createObjectNode();
         List<String> failures = new ArrayList<>();
-        try (Servers.JavaGateway g = LoadRuns.start(s, o.run(), "overload")) {
-            LoadGen gen = new LoadGen(g.baseUrl(), Duration.ofSeconds(40), 20_000);
-            LoadMix mix = LoadMix.on(g, s, warehouses);
-            double capacity = LoadRuns.capacity(gen, mix, o.run().capacitySeconds());
+        try (LoadRuns.Prepared p = LoadRuns.prepare(s, o.run(), "overload", 20_000)) {
+            Servers.JavaGateway g = p.gateway();
+            LoadGen gen = p.gen();
+            double capacity = p.capacity();
             System.err.printf(Locale.ROOT, "overload: capacity %.0f requests/s; %.1fx for %d s, then %.1fx for %d s%n",
                     capacity, o.high(), o.highSeconds(), o.low(), o.lowSeconds());
             double[] maxRss = {g.rssMiB()};
@@ -60,7 +55,7 @@ final class Overload {
                 }
             });
             LoadGen.Seconds secs = gen.open(List.of(new LoadGen.Phase("high", capacity * o.high(), o.highSeconds()),
-                    new LoadGen.Phase("low", capacity * o.low(), o.lowSeconds())), mix);
+                    new LoadGen.Phase("low", capacity * o.low(), o.lowSeconds())), p.mix());
             running[0] = false;
             sampler.join();
             long overloaded = LoadRuns.metric(g, "calls.overloaded");

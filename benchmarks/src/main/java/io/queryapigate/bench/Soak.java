@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.sql.Connection;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -34,16 +33,15 @@ final class Soak {
     }
 
     int run() throws Exception {
-        int warehouses = new Tpcc(s).warehouses();
-        if (warehouses == 0) {
-            throw new IllegalStateException("no data: run `setup` first");
-        }
         ObjectNode report = Http.JSON.createObjectNode();
         List<String> failures = new ArrayList<>();
-        try (Servers.JavaGateway g = LoadRuns.start(s, o.run(), "soak"); Connection admin = s.adminConnection()) {
-            LoadGen gen = new LoadGen(g.baseUrl(), Duration.ofSeconds(40), 4000);
-            LoadMix mix = LoadMix.on(g, s, warehouses);
-            double capacity = LoadRuns.capacity(gen, mix, o.run().capacitySeconds());
+        try (LoadRuns.Prepared p = LoadRuns.prepare(s, o.run(), "soak", 4000);
+                Connection admin = s.adminConnection()) {
+            Servers.JavaGateway g = p.gateway();
+            LoadGen gen = p.gen();
+            LoadMix mix = p.mix();
+            int warehouses = p.warehouses();
+            double capacity = p.capacity();
             double rate = Math.max(1, capacity * o.load());
             System.err.printf(Locale.ROOT, "soak: capacity %.0f requests/s (closed loop, %d callers); holding %.0f/s"
                     + " for %d s%n", capacity, LoadRuns.CALLERS, rate, o.seconds());
