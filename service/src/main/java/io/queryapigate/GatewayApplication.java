@@ -204,6 +204,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
 
     @Override
     public void initialize(Bootstrap<GatewayConfiguration> bootstrap) {
+        bootstrap.setConfigurationFactoryFactory(
+                io.queryapigate.config.CheckingConfigurationFactory.factories(GatewayConfiguration::problems));
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
         bootstrap.addCommand(new DialectsCommand());
