@@ -198,7 +198,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
 
     @Override
     protected void addDefaultCommands(Bootstrap<GatewayConfiguration> bootstrap) {
-        bootstrap.addCommand(new io.dropwizard.core.cli.ServerCommand<>(this));
+        bootstrap.addCommand(new io.queryapigate.cli.GatewayServerCommand(this));
         bootstrap.addCommand(new GatewayCheckCommand(this));
     }
 

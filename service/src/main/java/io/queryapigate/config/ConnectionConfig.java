@@ -153,7 +153,7 @@ public class ConnectionConfig {
             return "'" + url.strip() + "' contains a line break, tab or other control character";
         }
         String scheme = switch (dialect == null ? "" : dialect) {
-            case "postgres" -> "jdbc:postgresql://";
+            case "postgres" -> "jdbc:postgresql:";
             case "mysql" -> "jdbc:mysql://";
             case "trino" -> "jdbc:trino://";
             case "clickhouse" -> url.startsWith("https://") ? "https://" : "http://";
@@ -164,17 +164,21 @@ public class ConnectionConfig {
         if (scheme == null) {
             return null;
         }
-        if (!url.strip().startsWith(scheme)) {
+        String text = url.strip();
+        if (!text.startsWith(scheme)) {
             return "'" + url + "' is not a " + dialect + " URL: it must start with " + scheme;
         }
-        if (!scheme.endsWith("//")) {
+        if (!scheme.endsWith("//") && !(dialect.equals("postgres") && text.startsWith(scheme + "//"))) {
             return null;
         }
-        String rest = url.strip().substring(scheme.length());
+        scheme = scheme.endsWith("//") ? scheme : scheme + "//";
+        String rest = text.substring(scheme.length());
         String authority = rest.split("[/?#]", 2)[0];
         String hosts = authority.substring(authority.lastIndexOf('@') + 1);
         if (hosts.isEmpty()) {
-            return "'" + url + "' names no host (" + scheme + "host:port/...)";
+            // pgjdbc and Connector/J read no host as localhost
+            return dialect.equals("postgres") || dialect.equals("mysql") ? null
+                    : "'" + url + "' names no host (" + scheme + "host:port/...)";
         }
         if (hosts.chars().anyMatch(c -> c == ' ' || c == '"' || c == '<' || c == '>' || c == '\\')) {
             return "'" + url + "' is not a valid URL: the host '" + hosts + "' contains a space or quote";

@@ -2,7 +2,10 @@ package io.queryapigate.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
+import io.queryapigate.testing.TestingConfig;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -51,9 +54,13 @@ class ConfigProblemsTest {
                 new Case("dialect name not lowercase", "connections:\n  shop:\n    dialect: Postgres  # <\n"
                         + "    url: jdbc:postgresql://db/shop\n", "connections.shop.dialect", "lowercase"),
                 new Case("postgres url without jdbc:", "connections:\n  shop:\n    dialect: postgres\n"
-                        + "    url: postgresql://db/shop  # <\n", "connections.shop.url", "must start with jdbc:postgresql://"),
-                new Case("mysql url without host", "connections:\n  shop:\n    dialect: mysql\n"
-                        + "    url: jdbc:mysql:///shop  # <\n", "connections.shop.url", "names no host"),
+                        + "    url: postgresql://db/shop  # <\n", "connections.shop.url", "must start with jdbc:postgresql:"),
+                new Case("postgres url with a bad port", "connections:\n  shop:\n    dialect: postgres\n"
+                        + "    url: jdbc:postgresql://db:5432x/shop  # <\n", "connections.shop.url", "is not a number"),
+                new Case("trino url without host", "connections:\n  lake:\n    dialect: trino\n"
+                        + "    url: jdbc:trino:///hive  # <\n", "connections.lake.url", "names no host"),
+                new Case("mysql url of another scheme", "connections:\n  shop:\n    dialect: mysql\n"
+                        + "    url: jdbc:mariadb://db/shop  # <\n", "connections.shop.url", "must start with jdbc:mysql://"),
                 new Case("trino url with a bad port", "connections:\n  lake:\n    dialect: trino\n"
                         + "    url: jdbc:trino://trino:port/hive  # <\n", "connections.lake.url", "is not a number"),
                 new Case("clickhouse url of another scheme", "connections:\n  ch:\n    dialect: clickhouse\n"
@@ -126,6 +133,20 @@ class ConfigProblemsTest {
         System.out.println("hostile configuration cases: " + cases().size() + ", reported as expected: "
                 + (cases().size() - failures.size()));
         assertThat(failures).as(String.join("\n", failures)).isEmpty();
+    }
+
+    @Test
+    void theShippedConfigurationFilesHaveNoProblems() throws Exception {
+        Path repo = TestingConfig.repo();
+        List<Path> files;
+        try (var listing = Files.list(repo.resolve("config"))) {
+            files = listing.filter(f -> f.toString().endsWith(".yml")).sorted().toList();
+        }
+        assertThat(files).isNotEmpty();
+        EnvironmentVariableSubstitutor variables = new EnvironmentVariableSubstitutor(false);
+        for (Path file : files) {
+            assertThat(factory.problems(variables.replace(Files.readString(file)))).as(file.toString()).isEmpty();
+        }
     }
 
     @Test
