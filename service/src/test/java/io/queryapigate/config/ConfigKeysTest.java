@@ -9,7 +9,6 @@ import io.dropwizard.jackson.Jackson;
 import io.dropwizard.util.DataSize;
 import io.dropwizard.util.Duration;
 import io.queryapigate.GatewayConfiguration;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -30,13 +29,11 @@ class ConfigKeysTest {
     private static final String WRONG_SCALAR = "{wrong: 1}";
     private static final String WRONG_BLOCK = "not-a-block";
 
-    private static TestingConfigFactory factory;
-    private static String base;
+    private static final TestingConfigFactory factory = new TestingConfigFactory();
+    private static final String base = TestingConfigFactory.home();
 
     @BeforeAll
-    static void setUp() throws Exception {
-        factory = new TestingConfigFactory();
-        base = "home: " + Files.createTempDirectory("qag-config-keys-") + "\n";
+    static void theBaseHasNoProblems() {
         assertThat(factory.problems(base)).isEmpty();
     }
 

@@ -23,13 +23,11 @@ class ConfigProblemsTest {
     private static final String SSO = "sso:\n  clientId: console\n  clientSecret: secret-0123456789\n"
             + "  roles: {admins: owner}\n";
 
-    private static TestingConfigFactory factory;
-    private static String home;
+    private static final TestingConfigFactory factory = new TestingConfigFactory();
+    private static final String home = TestingConfigFactory.home();
 
     @BeforeAll
-    static void setUp() throws Exception {
-        factory = new TestingConfigFactory();
-        home = "home: " + Files.createTempDirectory("qag-config-problems-") + "\n";
+    static void aGoodFileHasNoProblems() {
         assertThat(factory.problems(home + CONNECTION)).isEmpty();
     }
 
@@ -53,22 +51,15 @@ class ConfigProblemsTest {
                         "connections.shop.dialect", "no dialect named 'nosuchdb' is installed"),
                 new Case("dialect name not lowercase", "connections:\n  shop:\n    dialect: Postgres  # <\n"
                         + "    url: jdbc:postgresql://db/shop\n", "connections.shop.dialect", "lowercase"),
-                new Case("postgres url without jdbc:", "connections:\n  shop:\n    dialect: postgres\n"
-                        + "    url: postgresql://db/shop  # <\n", "connections.shop.url", "must start with jdbc:postgresql:"),
-                new Case("postgres url with a bad port", "connections:\n  shop:\n    dialect: postgres\n"
-                        + "    url: jdbc:postgresql://db:5432x/shop  # <\n", "connections.shop.url", "is not a number"),
-                new Case("trino url without host", "connections:\n  lake:\n    dialect: trino\n"
-                        + "    url: jdbc:trino:///hive  # <\n", "connections.lake.url", "names no host"),
-                new Case("mysql url of another scheme", "connections:\n  shop:\n    dialect: mysql\n"
-                        + "    url: jdbc:mariadb://db/shop  # <\n", "connections.shop.url", "must start with jdbc:mysql://"),
-                new Case("trino url with a bad port", "connections:\n  lake:\n    dialect: trino\n"
-                        + "    url: jdbc:trino://trino:port/hive  # <\n", "connections.lake.url", "is not a number"),
-                new Case("clickhouse url of another scheme", "connections:\n  ch:\n    dialect: clickhouse\n"
-                        + "    url: ftp://ch:8123  # <\n", "connections.ch.url", "must start with http://"),
-                new Case("mongo url of another scheme", "connections:\n  docs:\n    dialect: mongo\n"
-                        + "    url: mongo://db/docs  # <\n", "connections.docs.url", "must start with mongodb://"),
-                new Case("url with a control character", "connections:\n  shop:\n    dialect: postgres\n"
-                        + "    url: \"jdbc:postgresql://db/shop\\tx\"  # <\n", "connections.shop.url",
+                url("postgres url without jdbc:", "postgres", "postgresql://db/shop",
+                        "must start with jdbc:postgresql:"),
+                url("postgres url with a bad port", "postgres", "jdbc:postgresql://db:5432x/shop", "is not a number"),
+                url("trino url without host", "trino", "jdbc:trino:///hive", "names no host"),
+                url("mysql url of another scheme", "mysql", "jdbc:mariadb://db/shop", "must start with jdbc:mysql://"),
+                url("trino url with a bad port", "trino", "jdbc:trino://trino:port/hive", "is not a number"),
+                url("clickhouse url of another scheme", "clickhouse", "ftp://ch:8123", "must start with http://"),
+                url("mongo url of another scheme", "mongo", "mongo://db/docs", "must start with mongodb://"),
+                url("url with a control character", "postgres", "\"jdbc:postgresql://db/shop\\tx\"",
                         "control character"),
                 new Case("pool size out of range", CONNECTION + "    poolSize: 0  # <\n", "connections.demo.poolSize",
                         "must be greater than or equal to 1"),
@@ -100,6 +91,12 @@ class ConfigProblemsTest {
                 new Case("seed query parameters not a block", CONNECTION + "seedQueries:\n  - name: one\n"
                         + "    connection: demo\n    sql: SELECT 1\n    parameters: id  # <\n",
                         "seedQueries[0].parameters", "expected a block"));
+    }
+
+    /** A connection {@code shop} of {@code dialect} whose {@code url} must be refused saying {@code message}. */
+    private static Case url(String name, String dialect, String url, String message) {
+        return new Case(name, "connections:\n  shop:\n    dialect: " + dialect + "\n    url: " + url + "  # <\n",
+                "connections.shop.url", message);
     }
 
     private static int markedLine(String yaml) {

@@ -22,6 +22,15 @@ final class TestingConfigFactory {
         this.factory = (CheckingConfigurationFactory<GatewayConfiguration>) made;
     }
 
+    /** A first line for a file: {@code home:} a fresh temporary directory. */
+    static String home() {
+        try {
+            return "home: " + java.nio.file.Files.createTempDirectory("qag-config-") + "\n";
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** The problems of {@code yaml}; empty when it reads. */
     List<ConfigProblem> problems(String yaml) {
         try {
