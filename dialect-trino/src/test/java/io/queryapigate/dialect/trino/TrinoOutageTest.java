@@ -73,18 +73,32 @@ class TrinoOutageTest {
         return e;
     }
 
+    /** A slow read (a large cross join) with {@code marker} in its text, run in the background; its failure. */
+    private CompletableFuture<DialectException> slowRead(String marker, Duration limit) {
+        return CompletableFuture.supplyAsync(() -> failure(() -> dialect.execute(QueryRequest.read(
+                TrinoDialectTest.CROSS_JOIN + " /* " + marker + " */", List.of(), limit, 10), new RecordingSink())));
+    }
+
+    /** A call's failure, {@code ms} after the fault that started at {@code fault} (nanoTime). */
+    private record Answer(DialectException error, long fault, long ms) {}
+
+    /** Waits {@code afterMs}, starts the fault, and waits for the call's failure. */
+    private static Answer faultDuring(CompletableFuture<DialectException> call, long afterMs, Runnable fault)
+            throws Exception {
+        Thread.sleep(afterMs);
+        long t0 = System.nanoTime();
+        fault.run();
+        DialectException e = call.get(30, TimeUnit.SECONDS);
+        return new Answer(e, t0, (System.nanoTime() - t0) / 1_000_000);
+    }
+
     @Test
     void goneFailsFastInFlightAndNewAndTheFirstCallAfterItsReturnSucceeds() throws Exception {
         assertThat(count()).isEqualTo(1);
         String marker = "qag-gone-" + UUID.randomUUID();
-        CompletableFuture<DialectException> inFlight = CompletableFuture.supplyAsync(() -> failure(() ->
-                dialect.execute(QueryRequest.read(TrinoDialectTest.CROSS_JOIN + " /* " + marker + " */", List.of(),
-                        LIMIT, 10), new RecordingSink())));
-        Thread.sleep(1_500);
-        long cut = System.nanoTime();
-        proxy.cut();
-        DialectException e = inFlight.get(30, TimeUnit.SECONDS);
-        long inFlightMs = (System.nanoTime() - cut) / 1_000_000;
+        Answer inFlight = faultDuring(slowRead(marker, LIMIT), 1_500, proxy::cut);
+        DialectException e = inFlight.error();
+        long inFlightMs = inFlight.ms();
         assertThat(e.error()).as(e.getMessage()).isEqualTo(DialectError.UNAVAILABLE);
         long worst = 0;
         for (int i = 0; i < 10; i++) {
@@ -114,14 +128,10 @@ class TrinoOutageTest {
         assertThat(count()).isEqualTo(1);
         String marker = "qag-frozen-" + UUID.randomUUID();
         Duration limit = Duration.ofSeconds(2);
-        CompletableFuture<DialectException> caught = CompletableFuture.supplyAsync(() -> failure(() ->
-                dialect.execute(QueryRequest.read(TrinoDialectTest.CROSS_JOIN + " /* " + marker + " */", List.of(),
-                        limit, 10), new RecordingSink())));
-        Thread.sleep(700);
-        long frozen = System.nanoTime();
-        proxy.freeze();
-        DialectException e = caught.get(30, TimeUnit.SECONDS);
-        long ms = (System.nanoTime() - frozen) / 1_000_000;
+        Answer caught = faultDuring(slowRead(marker, limit), 700, proxy::freeze);
+        DialectException e = caught.error();
+        long frozen = caught.fault();
+        long ms = caught.ms();
         assertThat(e.error()).as(e.getMessage()).isIn(DialectError.TIMEOUT, DialectError.UNAVAILABLE);
         List<List<String>> left = TestingTrino.awaitNoneActive(marker, Duration.ofSeconds(10));
         long goneMs = (System.nanoTime() - frozen) / 1_000_000;
