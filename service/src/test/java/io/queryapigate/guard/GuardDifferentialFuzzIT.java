@@ -203,7 +203,7 @@ class GuardDifferentialFuzzIT {
             sb.append("gaps: ").append(gaps.size()).append('\n');
             gaps.stream().limit(40).forEach(g -> sb.append("  GAP ").append(g).append('\n'));
             sb.append("required false refusals, one example per rule:\n");
-            requiredExamples.forEach((k, v) -> sb.append("  ").append(k).append("\n          e.g. ").append(v)
+            requiredExamples.forEach((rule, v) -> sb.append("  ").append(rule).append("\n          e.g. ").append(v)
                     .append('\n'));
             if (!falseRefusalCount.isEmpty()) {
                 sb.append("unrequired false refusals by reason:\n");
