@@ -302,6 +302,10 @@ final class TestingSqlFuzz {
                 "ANALYZE DELETE FROM t", "INSERT INTO t SET id = 5", "INSERT DELAYED INTO t ( id ) VALUES ( 3 )",
                 "UPDATE LOW_PRIORITY t SET a = 1", "REPLACE t SET id = 1", "HANDLER t OPEN",
                 "INSERT INTO t ( id ) VALUES ( 1 ) RETURNING id", "DELETE FROM t RETURNING id");
+        return either(common, own);
+    }
+
+    private static Arbitrary<String> either(List<String> common, List<String> own) {
         List<String> all = new ArrayList<>(common);
         all.addAll(own);
         return Arbitraries.of(all);
@@ -323,9 +327,7 @@ final class TestingSqlFuzz {
                 "CREATE OR REPLACE TABLE x ( a int )", "ALTER SEQUENCE sq RESTART", "INSTALL SONAME 'x'",
                 "CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO DELETE FROM t", "CREATE TRIGGER tr BEFORE INSERT ON t "
                 + "FOR EACH ROW SET NEW.a = 1", "PURGE BINARY LOGS BEFORE NOW()", "CACHE INDEX t IN hot");
-        List<String> all = new ArrayList<>(common);
-        all.addAll(own);
-        return Arbitraries.of(all);
+        return either(common, own);
     }
 
     private Arbitrary<String> dcl() {
@@ -356,9 +358,7 @@ final class TestingSqlFuzz {
                 "SET STATEMENT max_statement_time = 1 FOR SELECT 1", "SET @@session.tx_read_only = 0",
                 "DO SLEEP(0)", "SET STATEMENT sql_mode = '' FOR DELETE FROM t", "BEGIN NOT ATOMIC SELECT 1; END",
                 "SET tx_read_only = 0", "LOCK TABLE t WRITE");
-        List<String> all = new ArrayList<>(common);
-        all.addAll(own);
-        return Arbitraries.of(all);
+        return either(common, own);
     }
 
     private Arbitrary<String> explainShow() {
