@@ -7,12 +7,15 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one place where a dialect's error classes become HTTP statuses. The database's own message is shown only
  * for errors the caller can act on (a syntax error in their SQL), as {@code detail}; internal failures answer with the request id only.
+ * A database that is down answers 503 {@code database_unavailable} with {@code Retry-After} and {@code retry_after} ({@link
+ * DialectErrors#UNAVAILABLE_RETRY_AFTER_SECONDS}).
  */
 @Provider
 public class DialectExceptionMapper implements ExceptionMapper<DialectException> {
@@ -32,6 +35,7 @@ public class DialectExceptionMapper implements ExceptionMapper<DialectException>
         }
         // only a refusal of the caller's own SQL or data shows the database's words (withheld for restricted keys)
         String detail = DialectErrors.showsDatabaseMessage(e.error()) ? e.getMessage() : null;
-        return ErrorResponses.of(request, answer.status(), answer.code(), answer.message(), detail, null);
+        return ErrorResponses.of(request, answer.status(), answer.code(), answer.message(), detail, null, Map.of(),
+                answer.retryAfterSeconds());
     }
 }
