@@ -215,6 +215,10 @@ stop_took = float(marks['down']) / 1000
 print(f'{name}: stop command took {stop_took:.1f} s; down {started - stopped - stop_took:.1f} s;'
       f' answered its own ping {(up - started) * 1000:.0f} ms after the start command; '
       + (f'first success {(first_ok - up) * 1000:.0f} ms after that' if first_ok else 'no success after the restart'))
+for s, e, st, code, _ in calls:
+    if e - s > 2:
+        print(f'{name}: over 2 s: {(e - s) * 1000:.0f} ms, {st} {code}, started {(s - stopped) * 1000:+.0f} ms from the'
+              f' stop command, {(s - up) * 1000:+.0f} ms from the server answering')
 if last_fail:
     print(f'{name}: last failure {(last_fail - up) * 1000:+.0f} ms from the server answering')
 PY
