@@ -14,22 +14,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/jdk.sh
 
-JAR=benchmarks/target/queryapigate-benchmarks.jar
-if [ ! -f "$JAR" ]; then
-  if grep -q '<module>benchmarks</module>' pom.xml; then
-    ./mvnw -q -B -ntp -pl benchmarks -am package -DskipTests
-  else
-    ./mvnw -q -B -ntp -N install
-    ./mvnw -q -B -ntp -f benchmarks/pom.xml package -DskipTests
-  fi
-fi
-if [ ! -f service/target/queryapigate.jar ]; then
-  ./mvnw -q -B -ntp -pl service -am package -DskipTests
-fi
-
 ID="s$$"
 OUT=${QAGB_SMOKE_OUT:-benchmarks/target/smoke/$(date -u +%Y%m%dT%H%M%SZ)-$ID}
-bench() { java -jar "$JAR" --prefix "qag_bench_${ID}_" --reader-user "qag_bench_ro_${ID}" "$@"; }
+. benchmarks/harness.sh
 
 start=$(date +%s)
 trap 'bench teardown || true' EXIT

@@ -9,11 +9,12 @@
 #      differential suite installs the Python original into a cached venv), prints the differential suite's summary,
 #      then schemathesis against the live gateway built by that verify (scripts/schemathesis.sh; a failure fails the
 #      run with CI=true or QAG_SCHEMATHESIS_STRICT=1, else it is reported), then (without extra arguments) the
-#      benchmark harness's smoke run, and exits with Maven's status (a failing smoke is reported;
-#      QAG_BENCH_SMOKE_STRICT=1 makes it fatal).
+#      benchmark harness's smoke run and the 60-second soak (benchmarks/run-soak.sh), and exits with Maven's status
+#      (a failing smoke is reported; QAG_BENCH_SMOKE_STRICT=1 makes it fatal; a failing soak is fatal with CI=true
+#      or QAG_SOAK_STRICT=1).
 # Works from any directory:  scripts/test.sh [extra maven args, e.g. -pl service -am]
 # Knobs: QAG_TEST_SERVICES (list passed to SERVICES, default all), QAG_SKIP_SERVICES=1 (start nothing),
-#        QAG_ENV_FILE (default /tmp/qag-test-services.env), QAG_SKIP_SCHEMATHESIS=1.
+#        QAG_ENV_FILE (default /tmp/qag-test-services.env), QAG_SKIP_SCHEMATHESIS=1, QAG_SKIP_SOAK=1.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
@@ -87,5 +88,17 @@ if [ $# -eq 0 ] && [ "${QAG_SKIP_BENCH_SMOKE:-0}" != 1 ] && [ -x benchmarks/run-
   if ! benchmarks/run-smoke.sh; then
     echo "test.sh: WARNING: the benchmark smoke FAILED (see above)" >&2
     [ "${QAG_BENCH_SMOKE_STRICT:-0}" = 1 ] && exit 1
+  fi
+fi
+
+# The 60-second soak (benchmarks/run-soak.sh, about 2 minutes with its setup): 75% of the capacity measured in the
+# same run, held; its verdicts (no error, p99 stable, RSS/heap flat, no thread or session growth, every answered
+# request in the event log) are the product's, so a failure fails the run with CI=true (or QAG_SOAK_STRICT=1), else
+# it is reported. Skipped like the smoke, or with QAG_SKIP_SOAK=1.
+if [ $# -eq 0 ] && [ "${QAG_SKIP_SOAK:-0}" != 1 ] && [ -x benchmarks/run-soak.sh ]; then
+  echo "test.sh: 60-second soak"
+  if ! benchmarks/run-soak.sh; then
+    echo "test.sh: the 60-second soak FAILED (above; its table in benchmarks/target/soak/)" >&2
+    if [ "${CI:-}" = true ] || [ "${QAG_SOAK_STRICT:-0}" = 1 ]; then exit 1; fi
   fi
 fi

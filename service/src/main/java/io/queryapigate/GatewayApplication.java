@@ -277,7 +277,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         QueryService queries = new QueryService(resolver,
                 new CallAuthorizer(), guarding, new Masking(config.getSecurity().getMaskingKey()), responses,
                 connections, new CallRecorder(events, environment.metrics(), clock, tracing), callLimits, quotas,
-                new Concurrency(), environment.metrics(), clock, tracing);
+                new Concurrency(), environment.metrics(), clock, tracing,
+                config.getLimits().buildAdmission(environment.metrics()));
         this.calls = queries;
         ManagedObjects managed = new ManagedObjects(store.managed());
         SavedQueries savedQueries = new SavedQueries(store, cache, new Definitions(guarding, connections, maxSql),

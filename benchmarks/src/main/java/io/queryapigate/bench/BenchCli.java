@@ -17,13 +17,16 @@ import net.sourceforge.argparse4j.inf.Subparser;
 import net.sourceforge.argparse4j.inf.Subparsers;
 
 /**
- * queryapigate-benchmarks: setup | run | report | teardown. See docs/PERFORMANCE.md.
+ * queryapigate-benchmarks: setup | run | report | teardown | soak | overload. See docs/PERFORMANCE.md and
+ * docs/RELIABILITY.md (soak, overload).
  *
  * <pre>
  * java -jar benchmarks/target/queryapigate-benchmarks.jar setup --warehouses 2
  * java -jar benchmarks/target/queryapigate-benchmarks.jar run [--smoke] [--blocks direct,gateway,...]
  * java -jar benchmarks/target/queryapigate-benchmarks.jar report [--results DIR] [--docs docs/PERFORMANCE.md]
  * java -jar benchmarks/target/queryapigate-benchmarks.jar teardown
+ * java -jar benchmarks/target/queryapigate-benchmarks.jar soak [--seconds 600] [--window 60]
+ * java -jar benchmarks/target/queryapigate-benchmarks.jar overload [--high 3] [--low 0.5]
  * </pre>
  */
 public final class BenchCli {
@@ -113,6 +116,30 @@ public final class BenchCli {
                 .help("the network block's delay each way, in microseconds (a round trip costs at least twice it)");
         run.addArgument("--no-report").action(Arguments.storeTrue());
 
+        Subparser soak = subs.addParser("soak").help("capacity with the mix, then 75% of it held open-loop: per-window"
+                + " latency, RSS, heap after GC, threads, MariaDB sessions; events recorded == requests answered");
+        loadOptions(soak);
+        soak.addArgument("--seconds").type(Integer.class).setDefault(600).help("how long the load is held");
+        soak.addArgument("--window").type(Integer.class).setDefault(60).help("seconds per reported window");
+        soak.addArgument("--load").type(Double.class).setDefault(0.75).help("the held rate, as a share of capacity");
+        soak.addArgument("--export-every").type(Integer.class).setDefault(15)
+                .help("seconds between streamed CSV exports (0: none)");
+        soak.addArgument("--p99-factor").type(Double.class).setDefault(2.0)
+                .help("the last window's p99 may be at most this times the first's (plus 5 ms)");
+        soak.addArgument("--rss-growth").type(Double.class).setDefault(64.0).help("MiB the RSS may grow");
+        soak.addArgument("--heap-growth").type(Double.class).setDefault(32.0).help("MiB the heap after GC may grow");
+        soak.addArgument("--thread-growth").type(Integer.class).setDefault(5).help("JVM threads the count may grow");
+
+        Subparser overload = subs.addParser("overload").help("capacity with the mix, then 3x it open-loop, then 0.5x:"
+                + " per-second statuses, p99, RSS, Retry-After, time back to full speed");
+        loadOptions(overload);
+        overload.addArgument("--high").type(Double.class).setDefault(3.0).help("the overload, times capacity");
+        overload.addArgument("--high-seconds").type(Integer.class).setDefault(20);
+        overload.addArgument("--low").type(Double.class).setDefault(0.5).help("the load after it, times capacity");
+        overload.addArgument("--low-seconds").type(Integer.class).setDefault(20);
+        overload.addArgument("--recovery-bound").type(Integer.class).setDefault(5)
+                .help("seconds after the drop within which the gateway must be back at full speed");
+
         Subparser report = subs.addParser("report").help("Markdown tables from results.jsonl");
         report.addArgument("--results").help("a results directory or results.jsonl (default: the newest)");
         report.addArgument("--docs").help("also regenerate the tables in this file (docs/PERFORMANCE.md)");
@@ -135,6 +162,19 @@ public final class BenchCli {
             e.printStackTrace();
             System.exit(1);
         }
+    }
+
+    /** The options the soak and the overload run share. */
+    private static void loadOptions(Subparser p) {
+        p.addArgument("--jar").setDefault("service/target/queryapigate.jar").help("QueryAPIGate's fat jar");
+        p.addArgument("--out").help("results directory (default benchmarks/results/<date>-<command>)");
+        p.addArgument("--gateway-cpus").setDefault("1").help("the CPUs the gateway runs on (taskset)");
+        p.addArgument("--pool-size").type(Integer.class).setDefault(8).help("the MariaDB connection's poolSize");
+        p.addArgument("--capacity-seconds").type(Integer.class).setDefault(10)
+                .help("seconds of the closed-loop capacity measurement (after half as many of warm-up)");
+        p.addArgument("--gateway-yaml").setDefault("")
+                .help("top-level YAML added to the gateway's, e.g. \"limits:\\n  maxWaitingCalls: -1\\n\" (no"
+                        + " shedding, as before it existed)");
     }
 
     /**
@@ -216,8 +256,34 @@ public final class BenchCli {
             case "run" -> {
                 return run(ns, s, pg, repo, args);
             }
+            case "soak" -> {
+                return new Soak(s, new Soak.Options(loadRun(ns, repo, "soak"), ns.getInt("seconds"),
+                        ns.getInt("window"), ns.getDouble("load"), ns.getInt("export_every"),
+                        ns.getDouble("p99_factor"), ns.getDouble("rss_growth"), ns.getDouble("heap_growth"),
+                        ns.getInt("thread_growth"))).run();
+            }
+            case "overload" -> {
+                return new Overload(s, new Overload.Options(loadRun(ns, repo, "overload"), ns.getDouble("high"),
+                        ns.getInt("high_seconds"), ns.getDouble("low"), ns.getInt("low_seconds"),
+                        ns.getInt("recovery_bound"))).run();
+            }
             default -> throw new IllegalStateException(ns.getString("command"));
         }
+    }
+
+    private static LoadRuns.Options loadRun(Namespace ns, Path repo, String command) {
+        Path out = ns.getString("out") != null ? repo.resolve(ns.getString("out"))
+                : repo.resolve("benchmarks/results/" + LocalDate.now() + "-" + command);
+        String yaml = ns.getString("gateway_yaml").replace("\\n", "\n");
+        if (!yaml.isEmpty() && !yaml.endsWith("\n")) {
+            yaml += "\n";
+        }
+        Path jar = repo.resolve(ns.getString("jar"));
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " is missing: ./mvnw -q -B -ntp -pl service -am package -DskipTests");
+        }
+        return new LoadRuns.Options(jar, out, ns.getString("gateway_cpus"), ns.getInt("pool_size"),
+                ns.getInt("capacity_seconds"), yaml);
     }
 
     static Path stateFile() {

@@ -109,6 +109,7 @@ final class Servers {
         private String readerKey;
         private final Map<String, Object> described = new LinkedHashMap<>();
         private final List<GatewayConnection> connections;
+        private final String extraYaml;
 
         JavaGateway(Path jar, Path runDir, JavaOptions o, BenchSettings s, List<Workload.Query> queries)
                 throws IOException, InterruptedException {
@@ -119,7 +120,14 @@ final class Servers {
         /** A start with these connections (o.jdbcUrl() is then not used). */
         JavaGateway(Path jar, Path runDir, JavaOptions o, List<GatewayConnection> connections)
                 throws IOException, InterruptedException {
+            this(jar, runDir, o, connections, "");
+        }
+
+        /** As above, with more top-level YAML ({@code limits:}, {@code events:}, ...) appended to what it writes. */
+        JavaGateway(Path jar, Path runDir, JavaOptions o, List<GatewayConnection> connections, String extraYaml)
+                throws IOException, InterruptedException {
             this.o = o;
+            this.extraYaml = extraYaml;
             this.connections = connections;
             this.dir = runDir.resolve("gw-" + o.label() + "-" + System.nanoTime());
             Files.createDirectories(dir);
@@ -181,6 +189,7 @@ final class Servers {
                 y.append("    password: ").append(c.password()).append('\n');
                 y.append("    poolSize: ").append(c.poolSize()).append('\n');
             }
+            y.append(extraYaml);
             y.append("server:\n  enableVirtualThreads: ").append(o.virtualThreads()).append('\n');
             if (o.requestThreads() != null) {
                 // Jetty's pool also holds 1 acceptor, 1 selector and 1 reserved thread (its ThreadPoolBudget
@@ -213,6 +222,15 @@ final class Servers {
 
         String adminUrl() {
             return "http://127.0.0.1:" + adminPort;
+        }
+
+        String adminKey() {
+            return adminKey;
+        }
+
+        /** The SQLite store of this start (its event log). */
+        Path store() {
+            return dir.resolve("home").resolve("queryapigate.db");
         }
 
         @Override

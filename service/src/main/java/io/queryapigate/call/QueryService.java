@@ -19,6 +19,7 @@ import io.queryapigate.errors.ApiException;
 import io.queryapigate.guard.GuardResult;
 import io.queryapigate.guard.Guarding;
 import io.queryapigate.guard.Masking;
+import io.queryapigate.limits.Admission;
 import io.queryapigate.limits.Concurrency;
 import io.queryapigate.limits.Quotas;
 import io.queryapigate.mongo.MongoStatements;
@@ -57,6 +58,7 @@ public final class QueryService {
     private final Execution execution;
     private final Quotas quotas;
     private final Concurrency concurrency;
+    private final Admission admission;
     private final long maxSqlLength;
     private final Tracing tracing;
 
@@ -64,13 +66,18 @@ public final class QueryService {
             ResponseCache responses, ConnectionRegistry connections, CallRecorder recorder, CallLimits limits,
             Quotas quotas, Concurrency concurrency, MetricRegistry metrics, Clock clock) {
         this(resolver, authorizer, guarding, masking, responses, connections, recorder, limits, quotas, concurrency,
-                metrics, clock, Tracing.OFF);
+                metrics, clock, Tracing.OFF, Admission.NONE);
     }
 
-    /** With spans for the call, the guard, the database call and the rendering when {@code tracing} is on. */
+    /**
+     * With spans for the call, the guard, the database call and the rendering when {@code tracing} is on, and the
+     * calls that go to a connection shed by {@code admission} when it is overloaded.
+     */
     public QueryService(SavedQueryResolver resolver, CallAuthorizer authorizer, Guarding guarding, Masking masking,
             ResponseCache responses, ConnectionRegistry connections, CallRecorder recorder, CallLimits limits,
-            Quotas quotas, Concurrency concurrency, MetricRegistry metrics, Clock clock, Tracing tracing) {
+            Quotas quotas, Concurrency concurrency, MetricRegistry metrics, Clock clock, Tracing tracing,
+            Admission admission) {
+        this.admission = admission;
         this.tracing = tracing;
         this.resolver = resolver;
         this.authorizer = authorizer;
@@ -203,9 +210,21 @@ public final class QueryService {
         return statement.withCeiling(maxAffectedRows);
     }
 
-    // the slot is released here, or by a stream once it ended
+    // the slot and the connection's place are released here, or by a stream once it ended
     private CallResult execute(CheckedStatement statement, CallRequest request, CallRecorder.Call call) {
-        Concurrency.Slot slot = concurrency.acquire(request.caller(), statement.timeout(), request.output().stream());
+        Concurrency.Slot key = concurrency.acquire(request.caller(), statement.timeout(), request.output().stream());
+        Admission.Ticket place;
+        try {
+            Connection c = statement.connection();
+            place = admission.enter(c.dialect(), c.name(), c.concurrentCalls(), statement.timeout());
+        } catch (RuntimeException e) {
+            key.release();
+            throw e;
+        }
+        Concurrency.Slot slot = () -> {
+            place.release();
+            key.release();
+        };
         CallResult result = null;
         try {
             result = execution.run(statement, request, call, slot);

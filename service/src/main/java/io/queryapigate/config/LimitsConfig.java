@@ -41,6 +41,18 @@ public class LimitsConfig {
     @MinDataSize(1024)
     private DataSize maxRequestBody = DataSize.mebibytes(1);
 
+    /**
+     * Calls of one connection that may wait for one of its {@code poolSize} sessions; one more is refused at once
+     * with 503 {@code overloaded}. -1: no bound and no gate (every call waits for the pool within its time limit).
+     */
+    @Min(-1)
+    @Max(1_000_000)
+    private int maxWaitingCalls = 64;
+
+    /** The longest a call waits for a session of its connection before 503 {@code overloaded} (and its time limit). */
+    @NotNull
+    private Duration maxWait = Duration.seconds(2);
+
     /** Calls per client address (N/second|minute|hour|day), before authentication; null = unlimited. */
     private String perAddress;
 
@@ -92,6 +104,32 @@ public class LimitsConfig {
     @JsonProperty
     public void setMaxRequestBody(DataSize maxRequestBody) {
         this.maxRequestBody = maxRequestBody;
+    }
+
+    @JsonProperty
+    public int getMaxWaitingCalls() {
+        return maxWaitingCalls;
+    }
+
+    @JsonProperty
+    public void setMaxWaitingCalls(int maxWaitingCalls) {
+        this.maxWaitingCalls = maxWaitingCalls;
+    }
+
+    @JsonProperty
+    public Duration getMaxWait() {
+        return maxWait;
+    }
+
+    @JsonProperty
+    public void setMaxWait(Duration maxWait) {
+        this.maxWait = maxWait;
+    }
+
+    /** The per-connection load shedding of {@link #getMaxWaitingCalls()} and {@link #getMaxWait()}. */
+    public io.queryapigate.limits.Admission buildAdmission(MetricRegistry metrics) {
+        return new io.queryapigate.limits.Admission(maxWaitingCalls,
+                java.time.Duration.ofMillis(maxWait.toMilliseconds()), metrics);
     }
 
     /** The time limit per call. */

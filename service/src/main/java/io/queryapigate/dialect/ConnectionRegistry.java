@@ -75,6 +75,14 @@ public final class ConnectionRegistry implements Managed {
             return !(dialect instanceof DrainingDialect d) || d.enter();
         }
 
+        /**
+         * How many of its calls may run at once (its {@code poolSize}, more for a dialect with a second pool); 0 for
+         * a connection outside the registry (tests).
+         */
+        public int concurrentCalls() {
+            return dialect instanceof DrainingDialect d ? d.concurrentCalls() : 0;
+        }
+
         /** Ends what a successful {@link #enter} began. */
         public void exit() {
             if (dialect instanceof DrainingDialect d) {
@@ -210,10 +218,31 @@ public final class ConnectionRegistry implements Managed {
             LOG.info("Connection '{}' uses dialect '{}' (SQL family {}, its own lexical rules '{}')", name,
                     c.getDialect(), family.name().toLowerCase(Locale.ROOT), rules.name());
         }
-        return new Connection(name, c.getDialect(), new DrainingDialect(name, dialect), timeout, family,
+        return new Connection(name, c.getDialect(), new DrainingDialect(name, dialect, concurrentCalls(c)), timeout,
+                family,
                 rules == null ? family.lexicalRules() : rules,
                 namespace == null ? TableNamespace.UNKNOWN : namespace, Set.copyOf(c.getAllowedFunctions()),
                 readsFiles(c), GENERATIONS.incrementAndGet());
+    }
+
+    /**
+     * How many calls of a connection may run at once (the load shedding's sessions, {@code limits.maxWaitingCalls}):
+     * its {@code poolSize}, plus a MySQL connection's pool of writers ({@code mysql.write_pool_size}, else as many),
+     * or a ClickHouse connection's {@code clickhouse.max_concurrent} when that is larger.
+     */
+    static int concurrentCalls(ConnectionConfig c) {
+        int pool = c.getPoolSize();
+        try {
+            if ("mysql".equals(c.getDialect())) {
+                String writers = c.getProperties().get("mysql.write_pool_size");
+                return pool + (writers == null ? pool : Integer.parseInt(writers.strip()));
+            }
+            String clickhouse = "clickhouse".equals(c.getDialect()) ? c.getProperties().get("clickhouse.max_concurrent")
+                    : null;
+            return clickhouse == null ? pool : Math.max(pool, Integer.parseInt(clickhouse.strip()));
+        } catch (NumberFormatException e) {
+            return pool; // the dialect refused it already
+        }
     }
 
     /**

@@ -32,13 +32,20 @@ final class DrainingDialect implements Dialect {
 
     private final String connection;
     private final Dialect dialect;
+    private final int concurrentCalls;
     /** 1 for the registry while live, plus one per user; 0 = closed for good. */
     private final AtomicInteger users = new AtomicInteger(1);
     private volatile boolean retired;
 
-    DrainingDialect(String connection, Dialect dialect) {
+    DrainingDialect(String connection, Dialect dialect, int concurrentCalls) {
         this.connection = connection;
         this.dialect = dialect;
+        this.concurrentCalls = concurrentCalls;
+    }
+
+    /** How many of the connection's calls may run at once (its {@code poolSize}, or more: the registry's rule). */
+    int concurrentCalls() {
+        return concurrentCalls;
     }
 
     /** Starts a use; false when the dialect closed (it was replaced or removed): look the connection up again. */
