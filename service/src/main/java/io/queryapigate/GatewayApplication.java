@@ -340,7 +340,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         var jersey = environment.jersey();
         List.of(new ApiExceptionMapper(), new DialectExceptionMapper(), new JsonExceptionMapper(),
                 new WebApplicationExceptionMapper(), new ParamExceptionMapper(), new SecretUnavailableMapper(),
-                new UnexpectedExceptionMapper())
+                new UnexpectedExceptionMapper(events.faults()))
                 .forEach(jersey::register);
         config.getMcp().validate();
         Credentials credentials = new Credentials(new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache,
@@ -382,7 +382,9 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         WorkspaceSettling settling = new WorkspaceSettling(workspaces);
         jersey.register(settling);
         jersey.register(new WorkspacesResource(workspaces, mapper));
-        jersey.register(new HealthResource(version(), clock));
+        jersey.register(new HealthResource(version(), clock, () ->
+                environment.health().healthStateAggregator() instanceof io.dropwizard.health.HealthStatusChecker c
+                        && !c.isHealthy()));
         jersey.register(new QueryResource(queries, callLimits.paging()));
         jersey.register(new ExecuteSqlResource(queries, callLimits.paging()));
         jersey.register(new ExecuteMongoResource(queries, callLimits.paging()));
