@@ -382,9 +382,11 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         WorkspaceSettling settling = new WorkspaceSettling(workspaces);
         jersey.register(settling);
         jersey.register(new WorkspacesResource(workspaces, mapper));
-        jersey.register(new HealthResource(version(), clock, () ->
-                environment.health().healthStateAggregator() instanceof io.dropwizard.health.HealthStatusChecker c
-                        && !c.isHealthy()));
+        // Dropwizard's health module (the stop's wait period) is set up only when the YAML has a health block
+        boolean healthModule = config.getHealthFactory().isPresent();
+        jersey.register(new HealthResource(version(), clock, () -> healthModule
+                && environment.health().healthStateAggregator() instanceof io.dropwizard.health.HealthStatusChecker c
+                && !c.isHealthy()));
         jersey.register(new QueryResource(queries, callLimits.paging()));
         jersey.register(new ExecuteSqlResource(queries, callLimits.paging()));
         jersey.register(new ExecuteMongoResource(queries, callLimits.paging()));
