@@ -252,7 +252,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         DialectRegistry dialects = config.dialects(home);
         ConnectionRegistry connections = ConnectionRegistry.create(dialects, config.getConnections(),
                 config.getLimits().queryTimeoutValue(), config.getLimits().getMaxRows(), home).manage(environment);
-        EventLog events = config.getEvents().build(store.jdbi(), clock, environment);
+        EventLog events = config.getEvents().build(store.jdbi(), clock, environment,
+                io.queryapigate.store.StoreFaults.of(store.url(), clock));
         MetadataCache cache = config.getMetadataCache().build(store, environment.metrics());
         Connections managedConnections = connections(config, environment, store, dialects, connections, secretBox,
                 secretReferences, clock, audit);

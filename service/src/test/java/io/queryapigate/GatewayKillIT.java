@@ -48,9 +48,11 @@ class GatewayKillIT {
                 String writer = "w" + w + "_";
                 loads.add(TestingLoad.start(1, n -> {
                     String name = writer + n / 2;
-                    Reply r = http.post("/api/v1/queries", ADMIN, Http.json(Map.of("name", name, "sql",
-                            "SELECT " + n + " AS n", "connection_name", "demo", "publish", true)));
-                    if (r.status() == 201 || r.status() == 200) {
+                    String body = Http.json(Map.of("name", name, "sql", "SELECT " + n + " AS n", "connection_name",
+                            "demo", "publish", true));
+                    Reply r = n % 2 == 0 ? http.post("/api/v1/queries", ADMIN, body)
+                            : http.post("/api/v1/queries/" + name + "/versions", ADMIN, body);
+                    if (r.status() == 201) {
                         savedQueries.add(name + "#" + (n % 2 + 1));
                     }
                     return r;
@@ -66,7 +68,10 @@ class GatewayKillIT {
             }));
             loads.add(TestingLoad.start(1, n -> http.patch("/api/v1/api-keys/base", ADMIN,
                     Http.json(Map.of("rate_limit", (100 + n) + "/hour")))));
-            Thread.sleep(3_000);
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (savedQueries.size() < 24 && System.currentTimeMillis() < deadline) {
+                Thread.sleep(50);
+            }
             gateway.kill();
             List<Outcome> all = new ArrayList<>();
             for (TestingLoad l : loads) {

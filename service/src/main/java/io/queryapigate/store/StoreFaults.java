@@ -30,13 +30,38 @@ public final class StoreFaults {
         FULL
     }
 
+    /** Below this much free space on a SQLite store's volume, a failed write counts as the disk being full. */
+    static final long SQLITE_LOW_SPACE_BYTES = 1 << 20;
+
     private final Clock clock;
+    private final java.nio.file.Path sqliteFile;
     private final AtomicReference<Instant> lastUnavailable = new AtomicReference<>();
     private final AtomicReference<Instant> lastFull = new AtomicReference<>();
     private final AtomicLong lastLog = new AtomicLong();
 
     public StoreFaults(Clock clock) {
+        this(clock, null);
+    }
+
+    private StoreFaults(Clock clock, java.nio.file.Path sqliteFile) {
         this.clock = clock;
+        this.sqliteFile = sqliteFile;
+    }
+
+    /**
+     * For the store at {@code url}: with a SQLite store, a failed write whose error does not say why (SQLite rolls the
+     * transaction back on {@code SQLITE_FULL}, and the driver may report only the commit that followed) counts as
+     * {@link Kind#FULL} while the file's volume has less than 1 MB free.
+     */
+    public static StoreFaults of(String url, Clock clock) {
+        String prefix = "jdbc:sqlite:";
+        if (url != null && url.startsWith(prefix) && !url.contains(":memory:")) {
+            String file = url.substring(prefix.length());
+            int query = file.indexOf('?');
+            return new StoreFaults(clock, java.nio.file.Path.of(query < 0 ? file : file.substring(0, query))
+                    .toAbsolutePath());
+        }
+        return new StoreFaults(clock, null);
     }
 
     /** The kind of store-wide failure behind {@code e}, or null when it is something else (a bad statement). */
@@ -72,6 +97,9 @@ public final class StoreFaults {
      */
     public Kind record(Throwable e, String during) {
         Kind kind = classify(e);
+        if (kind == null && sqliteFile != null && lowOnSpace()) {
+            kind = Kind.FULL;
+        }
         if (kind != null) {
             (kind == Kind.FULL ? lastFull : lastUnavailable).set(clock.instant());
             long now = clock.millis();
@@ -82,6 +110,15 @@ public final class StoreFaults {
             }
         }
         return kind;
+    }
+
+    private boolean lowOnSpace() {
+        try {
+            java.nio.file.Path dir = sqliteFile.getParent();
+            return dir != null && java.nio.file.Files.getFileStore(dir).getUsableSpace() < SQLITE_LOW_SPACE_BYTES;
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** When the store was last seen this way within {@code window}, else null. */
