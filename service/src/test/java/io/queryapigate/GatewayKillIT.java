@@ -48,10 +48,12 @@ class GatewayKillIT {
                 String writer = "w" + w + "_";
                 loads.add(TestingLoad.start(1, n -> {
                     String name = writer + n / 2;
-                    String body = Http.json(Map.of("name", name, "sql", "SELECT " + n + " AS n", "connection_name",
-                            "demo", "publish", true));
-                    Reply r = n % 2 == 0 ? http.post("/api/v1/queries", ADMIN, body)
-                            : http.post("/api/v1/queries/" + name + "/versions", ADMIN, body);
+                    Map<String, Object> version = Map.of("sql", "SELECT " + n + " AS n", "connection_name", "demo",
+                            "publish", true);
+                    Map<String, Object> query = new HashMap<>(version);
+                    query.put("name", name);
+                    Reply r = n % 2 == 0 ? http.post("/api/v1/queries", ADMIN, Http.json(query))
+                            : http.post("/api/v1/queries/" + name + "/versions", ADMIN, Http.json(version));
                     if (r.status() == 201) {
                         savedQueries.add(name + "#" + (n % 2 + 1));
                     }

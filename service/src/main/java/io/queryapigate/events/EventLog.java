@@ -48,6 +48,8 @@ public final class EventLog implements Managed {
     private final StoreFaults faults;
     private final List<EventRow> batch = new ArrayList<>(BATCH);
     private long[] touched = new long[16];
+    /** The batch in hand failed for a store fault: it may have been committed all the same. */
+    private boolean heldBack;
     private volatile boolean running;
     private Thread thread;
     private long lastRetentionSweep;
@@ -179,12 +181,17 @@ public final class EventLog implements Managed {
             }
         }
         try {
-            writer.write(batch, touched, touchedCount);
+            if (!heldBack || !writer.written(batch)) {
+                writer.write(batch, touched, touchedCount);
+            }
+            heldBack = false;
             written.inc(batch.size());
         } catch (SQLException | RuntimeException e) {
             if (faults.record(e, "writing " + batch.size() + " events") != null) {
+                heldBack = true;
                 return false;
             }
+            heldBack = false;
             LOG.error("Writing {} events failed; they are lost", batch.size(), e);
             dropped.inc(batch.size());
         }
