@@ -254,7 +254,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         DialectRegistry dialects = config.dialects(home);
         ConnectionRegistry connections = ConnectionRegistry.create(dialects, config.getConnections(),
                 config.getLimits().queryTimeoutValue(), config.getLimits().getMaxRows(), home).manage(environment);
-        EventLog events = config.getEvents().build(store.jdbi(), clock, environment);
+        EventLog events = config.getEvents().build(store.jdbi(), clock, environment,
+                io.queryapigate.store.StoreFaults.of(store.url(), clock));
         MetadataCache cache = config.getMetadataCache().build(store, environment.metrics());
         Connections managedConnections = connections(config, environment, store, dialects, connections, secretBox,
                 secretReferences, clock, audit);
@@ -343,7 +344,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         var jersey = environment.jersey();
         List.of(new ApiExceptionMapper(), new DialectExceptionMapper(), new JsonExceptionMapper(),
                 new WebApplicationExceptionMapper(), new ParamExceptionMapper(), new SecretUnavailableMapper(),
-                new UnexpectedExceptionMapper())
+                new UnexpectedExceptionMapper(events.faults()))
                 .forEach(jersey::register);
         config.getMcp().validate();
         Credentials credentials = new Credentials(new ApiKeyAuthenticator(config.getAuth().getAdminKey(), cache,
@@ -385,7 +386,11 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         WorkspaceSettling settling = new WorkspaceSettling(workspaces);
         jersey.register(settling);
         jersey.register(new WorkspacesResource(workspaces, mapper));
-        jersey.register(new HealthResource(version(), clock));
+        // Dropwizard's health module (the stop's wait period) is set up only when the YAML has a health block
+        boolean healthModule = config.getHealthFactory().isPresent();
+        jersey.register(new HealthResource(version(), clock, () -> healthModule
+                && environment.health().healthStateAggregator() instanceof io.dropwizard.health.HealthStatusChecker c
+                && !c.isHealthy()));
         jersey.register(new QueryResource(queries, callLimits.paging()));
         jersey.register(new ExecuteSqlResource(queries, callLimits.paging()));
         jersey.register(new ExecuteMongoResource(queries, callLimits.paging()));

@@ -13,6 +13,7 @@ import io.queryapigate.limits.Refusals;
 import io.queryapigate.scope.Scope;
 import io.queryapigate.store.AlertsDao;
 import io.queryapigate.store.ApiKeyRow;
+import io.queryapigate.store.StoreFaults;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -46,6 +47,8 @@ public final class Alerts {
     private static final int QUERY_RUNS = 50;
     private static final int MIN_RUNS_FOR_SPEED = 5;
     private static final int NEWEST_RUNS = 5;
+    /** How long a store failure stays an alert after it was last seen. */
+    private static final Duration STORE_FAULT_WINDOW = Duration.ofMinutes(10);
 
     private final ApiKeys keys;
     private final Quotas quotas;
@@ -277,6 +280,20 @@ public final class Alerts {
             found.add(Alert.of("warning", p.kind(), "server", p.kind().equals("instances_not_shared")
                     ? "Instances share this store without sharing rate limits"
                     : "Instances are running different versions", p.message(), null, "settings", "traffic"));
+        }
+        java.time.Instant full = events.faults().seenWithin(StoreFaults.Kind.FULL, STORE_FAULT_WINDOW);
+        if (full != null) {
+            found.add(Alert.of("critical", "store_full", "server", "The store's disk is full",
+                    "Changes could not be saved because the store's disk is full; calls are still answered. Free"
+                            + " space on the store's volume.", ServerTime.format(full.toEpochMilli()), "settings",
+                    "store"));
+        }
+        java.time.Instant unavailable = events.faults().seenWithin(StoreFaults.Kind.UNAVAILABLE, STORE_FAULT_WINDOW);
+        if (unavailable != null) {
+            found.add(Alert.of("critical", "store_unavailable", "server", "The store could not be reached",
+                    "The store could not be reached: management calls answered 503 and events were held back"
+                            + " meanwhile.",
+                    ServerTime.format(unavailable.toEpochMilli()), "settings", "store"));
         }
         long dropped = events.dropped();
         if (dropped > 0) {

@@ -86,9 +86,14 @@ public class EventsConfig {
 
     /** The event log, writing in the background while the application runs. */
     public EventLog build(Jdbi jdbi, Clock clock, Environment environment) {
+        return build(jdbi, clock, environment, new io.queryapigate.store.StoreFaults(clock));
+    }
+
+    /** As the other build, telling store outages apart through {@code faults}. */
+    public EventLog build(Jdbi jdbi, Clock clock, Environment environment, io.queryapigate.store.StoreFaults faults) {
         EventLog events = new EventLog(jdbi, queueCapacity,
                 java.time.Duration.ofMillis(flushInterval.toMilliseconds()), historyPerVersion,
-                java.time.Duration.ofHours(retentionHours), clock, environment.metrics());
+                java.time.Duration.ofHours(retentionHours), clock, environment.metrics(), faults);
         environment.lifecycle().manage(events);
         return events;
     }

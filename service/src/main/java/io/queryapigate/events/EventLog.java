@@ -6,6 +6,7 @@ import io.dropwizard.lifecycle.Managed;
 import io.queryapigate.store.EventBatchWriter;
 import io.queryapigate.store.EventRow;
 import io.queryapigate.store.HistoryDao;
+import io.queryapigate.store.StoreFaults;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,11 +25,17 @@ import org.slf4j.LoggerFactory;
  * interval (or sooner when a full batch is waiting) and writes what queued up in one store transaction
  * ({@link EventBatchWriter}), trims each touched saved-query version to its newest runs, and
  * once a minute deletes events past the retention period. The queue is bounded: when it is full the event is
- * dropped and counted ({@code events.dropped}), never silently. Stopping drains and writes everything that was queued.
+ * dropped and counted ({@code events.dropped}), never silently. While the store cannot be reached or is full
+ * ({@link StoreFaults}) the batch in hand is kept and retried every {@value #RETRY_MILLIS} ms at most, and calls keep
+ * queueing up to the bound: nothing within it is lost. A batch the store refuses for another reason is dropped and
+ * counted. Stopping drains and writes everything that was queued, retrying an unreachable store for up to
+ * {@value #STOP_RETRY_MILLIS} ms; what is still unwritten then is counted as dropped.
  */
 public final class EventLog implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(EventLog.class);
     private static final int BATCH = 2_000;
+    private static final long RETRY_MILLIS = 500;
+    private static final long STOP_RETRY_MILLIS = 10_000;
 
     private final Jdbi jdbi;
     private final EventBatchWriter writer;
@@ -38,15 +45,25 @@ public final class EventLog implements Managed {
     private final Clock clock;
     private final Counter dropped;
     private final Counter written;
+    private final StoreFaults faults;
     private final List<EventRow> batch = new ArrayList<>(BATCH);
     private long[] touched = new long[16];
+    /** The batch in hand failed for a store fault: it may have been committed all the same. */
+    private boolean heldBack;
     private volatile boolean running;
     private Thread thread;
     private long lastRetentionSweep;
 
     public EventLog(Jdbi jdbi, int capacity, Duration flushInterval, int historyPerVersion, Duration retention,
             Clock clock, MetricRegistry metrics) {
+        this(jdbi, capacity, flushInterval, historyPerVersion, retention, clock, metrics, new StoreFaults(clock));
+    }
+
+    /** As the other constructor, telling a store outage ({@code faults}) from a batch the store refuses. */
+    public EventLog(Jdbi jdbi, int capacity, Duration flushInterval, int historyPerVersion, Duration retention,
+            Clock clock, MetricRegistry metrics, StoreFaults faults) {
         this.jdbi = jdbi;
+        this.faults = faults;
         this.writer = new EventBatchWriter(jdbi, historyPerVersion);
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.flushIntervalNanos = flushInterval.toNanos();
@@ -62,6 +79,11 @@ public final class EventLog implements Managed {
         return dropped.getCount();
     }
 
+    /** How the store is failing, as this writer and the API's answers saw it. */
+    public StoreFaults faults() {
+        return faults;
+    }
+
     /** Queues one call's event; never blocks the request. */
     public void record(EventRow event) {
         if (!queue.offer(event)) {
@@ -75,6 +97,11 @@ public final class EventLog implements Managed {
         thread = Thread.ofPlatform().name("qag-event-writer").daemon(true).start(this::loop);
     }
 
+    /** Events queued or held for a retry, not yet written. */
+    public synchronized int pending() {
+        return queue.size() + batch.size();
+    }
+
     @Override
     public void stop() throws InterruptedException {
         running = false;
@@ -82,14 +109,36 @@ public final class EventLog implements Managed {
             thread.interrupt();
             thread.join(30_000);
         }
-        flushAll();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_RETRY_MILLIS);
+        while (!flushAll() && System.nanoTime() < deadline) {
+            Thread.sleep(RETRY_MILLIS);
+        }
+        synchronized (this) {
+            int lost = pending();
+            if (lost > 0) {
+                LOG.error("Stopping with the store unavailable: {} events not written; they are lost", lost);
+                dropped.inc(lost);
+                batch.clear();
+                queue.clear();
+            }
+        }
     }
 
-    /** Writes everything queued so far (tests and shutdown). */
-    public synchronized void flushAll() {
-        while (queue.drainTo(batch, BATCH) > 0) {
-            writeBatch();
+    /**
+     * Writes everything queued so far (tests and shutdown).
+     *
+     * @return false when the store could not be reached: what is left stays queued for the next try
+     */
+    public synchronized boolean flushAll() {
+        if (!batch.isEmpty() && !writeBatch()) {
+            return false;
         }
+        while (queue.drainTo(batch, BATCH) > 0) {
+            if (!writeBatch()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void loop() {
@@ -102,18 +151,29 @@ public final class EventLog implements Managed {
                     TimeUnit.NANOSECONDS.sleep(wait);
                 }
                 nextFlush = System.nanoTime() + flushIntervalNanos;
-                flushAll();
+                if (!flushAll()) {
+                    nextFlush = System.nanoTime() + Math.max(flushIntervalNanos,
+                            TimeUnit.MILLISECONDS.toNanos(RETRY_MILLIS));
+                    continue;
+                }
                 sweepIfDue();
             } catch (InterruptedException e) {
                 break;
             } catch (RuntimeException e) {
-                LOG.error("The event writer failed", e);
+                if (faults.record(e, "the event writer's sweep") == null) {
+                    LOG.error("The event writer failed", e);
+                }
             }
         }
     }
 
-    /** Writes {@link #batch} and empties it; a batch the store refuses twice is dropped and counted. */
-    private void writeBatch() {
+    /**
+     * Writes {@link #batch} and empties it; a batch the store refuses is dropped and counted, unless the store is
+     * unreachable or full: then the batch is kept for the next try.
+     *
+     * @return false when the batch was kept
+     */
+    private boolean writeBatch() {
         int touchedCount = 0;
         for (EventRow e : batch) {
             if (e.queryId() != null && e.version() != null) {
@@ -121,14 +181,22 @@ public final class EventLog implements Managed {
             }
         }
         try {
-            writer.write(batch, touched, touchedCount);
+            if (!heldBack || !writer.written(batch)) {
+                writer.write(batch, touched, touchedCount);
+            }
+            heldBack = false;
             written.inc(batch.size());
         } catch (SQLException | RuntimeException e) {
+            if (faults.record(e, "writing " + batch.size() + " events") != null) {
+                heldBack = true;
+                return false;
+            }
+            heldBack = false;
             LOG.error("Writing {} events failed; they are lost", batch.size(), e);
             dropped.inc(batch.size());
-        } finally {
-            batch.clear();
         }
+        batch.clear();
+        return true;
     }
 
     private int touch(long key, int count) {

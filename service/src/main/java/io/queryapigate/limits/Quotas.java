@@ -46,6 +46,7 @@ public final class Quotas implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(Quotas.class);
     private static final long REREAD_SECONDS = 5;
     private static final long KEEP_DAYS = 400;
+    private volatile long lastFlushWarning;
 
     private final UsageDao store;
     private final Clock clock;
@@ -255,7 +256,12 @@ public final class Quotas implements Managed {
         try {
             flush();
         } catch (RuntimeException e) {
-            LOG.warn("Could not write the quota counters; they are kept and written with the next try", e);
+            long now = System.currentTimeMillis();
+            if (now - lastFlushWarning >= 60_000) {
+                // once a minute: a store outage would otherwise log every flush
+                lastFlushWarning = now;
+                LOG.warn("Could not write the quota counters; they are kept and written with the next try", e);
+            }
         }
     }
 

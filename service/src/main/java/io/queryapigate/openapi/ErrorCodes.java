@@ -49,7 +49,8 @@ public final class ErrorCodes {
         m.put(500, List.of("query_failed", "internal_error", "config_apply_failed"));
         m.put(502, List.of("connection_failed"));
         m.put(503, List.of("unavailable", "database_unavailable", "cancelled", "resource_limit", "secret_unavailable",
-                "sso_unreachable", "sso_busy", "sso_unsupported", "too_many_streams", "overloaded"));
+                "store_unavailable", "store_full", "sso_unreachable", "sso_busy", "sso_unsupported", "too_many_streams",
+                "overloaded"));
         m.put(504, List.of("query_timeout"));
         BY_STATUS = java.util.Collections.unmodifiableMap(m);
     }

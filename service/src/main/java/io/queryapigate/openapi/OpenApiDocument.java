@@ -255,7 +255,9 @@ public final class OpenApiDocument {
         hp.putObject("version").put("type", "string");
         hp.putObject("time_zone").putArray("type").add("string").add("null");
         hp.putObject("utc_offset").put("type", "string");
-        health.putObject("responses").set("200", json("The gateway is up", hs));
+        ObjectNode healthResponses = health.putObject("responses");
+        healthResponses.set("200", json("The gateway is up", hs));
+        healthResponses.set("503", json("The gateway is stopping: a load balancer should send no more calls", hs));
 
         ObjectNode catalog = paths.putObject("/catalog").putObject("get").put("operationId", "catalog")
                 .put("summary", "The saved queries this key may call, with their parameters and terms");

@@ -45,7 +45,8 @@ public final class EventBatchWriter {
     }
 
     /**
-     * Writes one batch in one transaction. A failure rolls it back and tries once more on another connection, so
+     * Writes one batch in one transaction. A failure rolls it back and tries once more on another connection, unless
+     * the batch is there already ({@link #written}: the commit went through and only its answer was lost), so
      * nothing is written twice; a second failure is thrown.
      *
      * @param touched each saved-query version in the batch, as {@code queryId << 20 | version}
@@ -55,10 +56,34 @@ public final class EventBatchWriter {
             writeOnce(batch, touched, touchedCount);
         } catch (SQLException | RuntimeException first) {
             try {
+                if (written(batch)) {
+                    return;
+                }
                 writeOnce(batch, touched, touchedCount);
             } catch (SQLException | RuntimeException second) {
                 second.addSuppressed(first);
                 throw second;
+            }
+        }
+    }
+
+    /**
+     * Whether {@code batch} is in the store already: a commit whose answer was lost (the connection cut as it
+     * committed) wrote it, and writing it again would count its calls twice. The batch is one transaction, so its
+     * first event tells.
+     */
+    public boolean written(List<EventRow> batch) throws SQLException {
+        if (batch.isEmpty()) {
+            return false;
+        }
+        EventRow first = batch.getFirst();
+        try (Handle handle = jdbi.open();
+                PreparedStatement s = handle.getConnection().prepareStatement(
+                        "SELECT 1 FROM events WHERE at_ms = ? AND request_id = ?")) {
+            s.setLong(1, first.atMs());
+            s.setString(2, first.requestId());
+            try (var rs = s.executeQuery()) {
+                return rs.next();
             }
         }
     }

@@ -18,27 +18,41 @@ import java.util.function.Function;
  * name (their published version). Query versions never change: the call
  * pipeline keeps what it derives from them ({@code call.SavedQueryResolver}). A TTL of zero reads the store on every call. Changes made through this instance
  * invalidate the affected entries at once; other instances see them within the TTL.
+ *
+ * <p>While the store cannot be reached ({@link StoreFaults.Kind#UNAVAILABLE}), an entry past its TTL is served as
+ * it was, for up to {@value #STALE_MINUTES} minutes after it was read, and the store is tried again for it once a
+ * second at most: warm calls keep working through a store outage ({@code metadata.stale_served} counts them).
  */
 public final class MetadataCache {
+    static final long STALE_MINUTES = 10;
+    private static final long RETRY_NANOS = 1_000_000_000L;
+
     private final Store store;
     private final boolean enabled;
-    private final Cache<String, Optional<Object>> keys;
-    private final Cache<String, Optional<SavedQueryRow>> queries;
-    private final Cache<String, Optional<Object>> roles;
+    private final long ttlNanos;
+    private final long staleNanos;
+    private final Cache<String, Stamped<Object>> keys;
+    private final Cache<String, Stamped<SavedQueryRow>> queries;
+    private final Cache<String, Stamped<Object>> roles;
     private final int maxVersions;
     private final Counter storeReads;
+    private final Counter staleServed;
+
+    /** A value as read from the store, when it was read, and when it may be read again (after a failed try). */
+    private record Stamped<V>(Optional<V> value, long readNanos, long nextTryNanos) {}
 
     public MetadataCache(Store store, Duration ttl, int maxEntries, MetricRegistry metrics) {
         this.store = store;
         this.enabled = !ttl.isZero() && !ttl.isNegative();
-        this.keys = Caffeine.newBuilder().expireAfterWrite(enabled ? ttl : Duration.ofNanos(1))
-                .maximumSize(maxEntries).build();
-        this.queries = Caffeine.newBuilder().expireAfterWrite(enabled ? ttl : Duration.ofNanos(1))
-                .maximumSize(maxEntries).build();
-        this.roles = Caffeine.newBuilder().expireAfterWrite(enabled ? ttl : Duration.ofNanos(1))
-                .maximumSize(maxEntries).build();
+        this.ttlNanos = enabled ? ttl.toNanos() : 1;
+        this.staleNanos = ttlNanos + Duration.ofMinutes(STALE_MINUTES).toNanos();
+        Duration keep = Duration.ofNanos(enabled ? staleNanos : 1);
+        this.keys = Caffeine.newBuilder().expireAfterWrite(keep).maximumSize(maxEntries).build();
+        this.queries = Caffeine.newBuilder().expireAfterWrite(keep).maximumSize(maxEntries).build();
+        this.roles = Caffeine.newBuilder().expireAfterWrite(keep).maximumSize(maxEntries).build();
         this.maxVersions = Math.max(100, maxEntries / 10);
         this.storeReads = metrics.counter("store.reads");
+        this.staleServed = metrics.counter("metadata.stale_served");
     }
 
     /**
@@ -95,18 +109,39 @@ public final class MetadataCache {
         return storeReads.getCount();
     }
 
-    private <K, V> Optional<V> get(Cache<K, Optional<V>> cache, K key, Function<K, Optional<V>> load) {
+    @SuppressWarnings("unchecked")
+    private <K, V> Optional<V> get(Cache<K, Stamped<V>> cache, K key, Function<K, Optional<V>> load) {
         if (!enabled) {
             storeReads.inc();
             return load.apply(key);
         }
-        Optional<V> hit = cache.getIfPresent(key); // a hit allocates nothing: no loading function to capture
-        if (hit != null) {
-            return hit;
+        Stamped<V> hit = cache.getIfPresent(key); // a hit allocates nothing: no loading function to capture
+        long now = System.nanoTime();
+        if (hit != null && now - hit.readNanos() < ttlNanos) {
+            return hit.value();
         }
-        return cache.get(key, k -> {
+        if (hit == null || now - hit.readNanos() >= staleNanos) {
+            return cache.get(key, k -> {
+                storeReads.inc();
+                return new Stamped<>(load.apply(k), System.nanoTime(), 0);
+            }).value();
+        }
+        if (now < hit.nextTryNanos()) {
+            staleServed.inc();
+            return hit.value();
+        }
+        try {
             storeReads.inc();
-            return load.apply(k);
-        });
+            Optional<V> fresh = load.apply(key);
+            cache.put(key, new Stamped<>(fresh, now, 0));
+            return fresh;
+        } catch (RuntimeException e) {
+            if (StoreFaults.classify(e) != StoreFaults.Kind.UNAVAILABLE) {
+                throw e;
+            }
+            cache.asMap().replace(key, hit, new Stamped<>(hit.value(), hit.readNanos(), now + RETRY_NANOS));
+            staleServed.inc();
+            return hit.value();
+        }
     }
 }
