@@ -201,12 +201,14 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
 
     @Override
     protected void addDefaultCommands(Bootstrap<GatewayConfiguration> bootstrap) {
-        bootstrap.addCommand(new io.dropwizard.core.cli.ServerCommand<>(this));
+        bootstrap.addCommand(new io.queryapigate.cli.GatewayServerCommand(this));
         bootstrap.addCommand(new GatewayCheckCommand(this));
     }
 
     @Override
     public void initialize(Bootstrap<GatewayConfiguration> bootstrap) {
+        bootstrap.setConfigurationFactoryFactory(
+                io.queryapigate.config.CheckingConfigurationFactory.factories(GatewayConfiguration::problems));
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
         bootstrap.addCommand(new DialectsCommand());

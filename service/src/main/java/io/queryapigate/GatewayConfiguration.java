@@ -389,6 +389,87 @@ public class GatewayConfiguration extends Configuration {
         this.accessLog = accessLog;
     }
 
+    /**
+     * The rules of this configuration that no annotation states, each broken one as a {@code "key: message"} line
+     * (every one, not only the first): each connection's dialect installed and its URL's shape, the store and Redis
+     * URLs, the JWT issuers, the MCP server, console sign-in, CORS, trusted proxies and the rate limit. Opens nothing
+     * (a connection's database is reached only by {@code check --connect} and at startup).
+     */
+    public List<String> problems() {
+        List<String> found = new ArrayList<>();
+        io.queryapigate.dialect.DialectRegistry registry = null;
+        try {
+            registry = dialects(java.nio.file.Path.of(home == null ? "." : home).toAbsolutePath().normalize());
+        } catch (RuntimeException e) {
+            found.add("plugins: " + e.getMessage());
+        }
+        for (Map.Entry<String, ConnectionConfig> c : connections.entrySet()) {
+            ConnectionConfig connection = c.getValue();
+            if (connection == null) {
+                found.add("connections." + c.getKey() + ": is empty (give its dialect and url)");
+                continue;
+            }
+            if (registry != null && connection.getDialect() != null) {
+                io.queryapigate.dialect.DialectRegistry r = registry;
+                rule(found, () -> r.require(connection.getDialect(), c.getKey()));
+            }
+            String url = connection.urlProblem();
+            if (url != null) {
+                found.add("connections." + c.getKey() + ".url: " + url);
+            }
+        }
+        for (int i = 0; i < seedQueries.size(); i++) {
+            SeedQuery seed = seedQueries.get(i);
+            if (seed != null && seed.getParameters() != null && !seed.getParameters().isObject()) {
+                found.add("seedQueries[" + i + "].parameters: expected a block of parameter rules (name: {type: int})");
+            }
+        }
+        if (store.getUrl() != null && !store.getUrl().isBlank()) {
+            rule(found, () -> io.queryapigate.store.Store.checkUrl(store.getUrl()));
+        }
+        if (redis.getUrl() != null && !redis.getUrl().isBlank()) {
+            rule(found, () -> io.queryapigate.cache.Redis.uri(redis.getUrl()));
+        }
+        if (jwt != null) {
+            rule(found, jwt::validate);
+        }
+        rule(found, mcp::validate);
+        if (sso != null) {
+            // a client secret given as a reference is resolved at startup, not here
+            rule(found, () -> sso.settings(new io.queryapigate.secrets.SecretResolver() {
+                @Override
+                public Resolved resolve(String connection, String text) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public boolean isReference(String text) {
+                    return false;
+                }
+            }));
+        }
+        rule(found, security::buildCors);
+        rule(found, security::buildClientAddress);
+        if (limits.getPerAddress() != null) {
+            try {
+                io.queryapigate.limits.Rate.parse(limits.getPerAddress());
+            } catch (IllegalArgumentException e) {
+                found.add("limits.perAddress: " + e.getMessage());
+            }
+        }
+        return found;
+    }
+
+    private static void rule(List<String> found, Runnable check) {
+        try {
+            check.run();
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            found.add(e.getMessage());
+        } catch (RuntimeException e) {
+            // a block with a required key missing, which bean validation reports on its own
+        }
+    }
+
     /** Dropwizard's logging, with this gateway's default pattern (trace ids) where none is configured. */
     @Override
     @JsonProperty("logging")

@@ -15,15 +15,7 @@ public final class Redis {
      * @throws IllegalArgumentException naming {@code redis.url} when the URL is malformed
      */
     public static RedisClient client(String url, int timeoutMillis) {
-        URI uri;
-        try {
-            uri = URI.create(url);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("redis.url: not a URL", e);
-        }
-        if (!"redis".equals(uri.getScheme()) && !"rediss".equals(uri.getScheme()) || uri.getHost() == null) {
-            throw new IllegalArgumentException("redis.url: expected redis://host:port or rediss://host:port");
-        }
+        URI uri = uri(url);
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(timeoutMillis).socketTimeoutMillis(timeoutMillis)
                 .ssl("rediss".equals(uri.getScheme()));
@@ -40,15 +32,34 @@ public final class Redis {
         }
         String path = uri.getPath();
         if (path != null && path.length() > 1) {
-            try {
-                config.database(Integer.parseInt(path.substring(1)));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("redis.url: the path must be a database number");
-            }
+            config.database(Integer.parseInt(path.substring(1)));
         }
         return RedisClient.builder()
                 .hostAndPort(new HostAndPort(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort()))
                 .clientConfig(config.build())
                 .build();
+    }
+
+    /**
+     * The checked URL: {@code redis://} or {@code rediss://}, a host, and a database number as its path if any.
+     *
+     * @throws IllegalArgumentException naming {@code redis.url} when the URL is malformed
+     */
+    public static URI uri(String url) {
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("redis.url: '" + url + "' is not a URL (" + e.getReason() + ")", e);
+        }
+        if (!"redis".equals(uri.getScheme()) && !"rediss".equals(uri.getScheme()) || uri.getHost() == null) {
+            throw new IllegalArgumentException("redis.url: '" + url
+                    + "': expected redis://host:port or rediss://host:port");
+        }
+        String path = uri.getPath();
+        if (path != null && path.length() > 1 && !path.substring(1).matches("\\d{1,9}")) {
+            throw new IllegalArgumentException("redis.url: the path must be a database number");
+        }
+        return uri;
     }
 }

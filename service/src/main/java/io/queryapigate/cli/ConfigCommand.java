@@ -183,7 +183,7 @@ public final class ConfigCommand extends ConfiguredCommand<GatewayConfiguration>
         if (e instanceof ApiException api) {
             cli.getStdErr().println("queryapigate config " + namespace.getString("action") + ": " + api.getMessage());
             api.errors().forEach((where, problem) -> cli.getStdErr().println("  " + where + ": " + problem));
-        } else {
+        } else if (!GatewayServerCommand.printedProblems(cli, e)) {
             super.onError(cli, namespace, e);
         }
     }

@@ -17,10 +17,11 @@ import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
 
 /**
- * Dropwizard's {@code check}, plus: every connection names an installed dialect. Opens no connection, unless
- * {@code --connect}: then it also creates each connection's dialect as startup does, prints what its database user
- * may do beyond what the gateway needs ({@link PrivilegeCheck}), and closes it. Findings are advice: the exit status
- * stays 0.
+ * Dropwizard's {@code check}: reading the file reports every problem at once, each with its key and line, and exits
+ * 1 ({@link io.queryapigate.config.CheckingConfigurationFactory}, with {@link GatewayConfiguration#problems()}: every
+ * connection names an installed dialect, URLs have their shape, ...). Opens no connection, unless {@code --connect}:
+ * then it also creates each connection's dialect as startup does, prints what its database user may do beyond what
+ * the gateway needs ({@link PrivilegeCheck}), and closes it. Those findings are advice: the exit status stays 0.
  */
 public final class GatewayCheckCommand extends CheckCommand<GatewayConfiguration> {
     static final String CONNECT = "connect";
@@ -42,13 +43,10 @@ public final class GatewayCheckCommand extends CheckCommand<GatewayConfiguration
     @Override
     protected void run(Bootstrap<GatewayConfiguration> bootstrap, Namespace namespace,
             GatewayConfiguration configuration) throws Exception {
-        DialectRegistry registry = configuration.dialects(Path.of(configuration.getHome()).toAbsolutePath().normalize());
-        configuration.getConnections().forEach((name, c) -> registry.require(c.getDialect(), name));
-        if (configuration.getJwt() != null) {
-            configuration.getJwt().validate();
-        }
         super.run(bootstrap, namespace, configuration);
         if (Boolean.TRUE.equals(namespace.getBoolean(CONNECT))) {
+            DialectRegistry registry = configuration.dialects(
+                    Path.of(configuration.getHome()).toAbsolutePath().normalize());
             reportPrivileges(configuration, registry, System.out, PrivilegeCheck.TIMEOUT);
         }
     }

@@ -108,7 +108,7 @@ public final class ImportPythonCommand extends ConfiguredCommand<GatewayConfigur
     public void onError(Cli cli, Namespace namespace, Throwable e) {
         if (e instanceof ImportException) {
             cli.getStdErr().println(e.getMessage());
-        } else {
+        } else if (!GatewayServerCommand.printedProblems(cli, e)) {
             super.onError(cli, namespace, e);
         }
     }

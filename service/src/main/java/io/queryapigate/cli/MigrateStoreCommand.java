@@ -99,4 +99,13 @@ public final class MigrateStoreCommand extends ConfiguredCommand<GatewayConfigur
         }
         update.execute();
     }
+
+    /** A configuration file with problems lists them, without a stack trace. */
+    @Override
+    public void onError(io.dropwizard.core.cli.Cli cli, net.sourceforge.argparse4j.inf.Namespace namespace,
+            Throwable e) {
+        if (!GatewayServerCommand.printedProblems(cli, e)) {
+            super.onError(cli, namespace, e);
+        }
+    }
 }

@@ -139,4 +139,57 @@ public class ConnectionConfig {
     public void setProperties(Map<String, String> properties) {
         this.properties = properties == null ? new LinkedHashMap<>() : properties;
     }
+
+    /**
+     * What is wrong with {@code url} for this connection's dialect, before the dialect is created (which checks it
+     * fully and may open the database): a control character, or for the dialects that reach a server the scheme
+     * and host they need; null when the shape is right or the dialect is not one of the built-in ones.
+     */
+    public String urlProblem() {
+        if (url == null || url.isEmpty()) {
+            return null;
+        }
+        if (url.isBlank() || url.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            return "'" + url.strip() + "' contains a line break, tab or other control character";
+        }
+        String scheme = switch (dialect == null ? "" : dialect) {
+            case "postgres" -> "jdbc:postgresql:";
+            case "mysql" -> "jdbc:mysql://";
+            case "trino" -> "jdbc:trino://";
+            case "clickhouse" -> url.startsWith("https://") ? "https://" : "http://";
+            case "mongo" -> url.startsWith("mongodb+srv://") ? "mongodb+srv://" : "mongodb://";
+            case "jdbc" -> "jdbc:";
+            default -> null;
+        };
+        if (scheme == null) {
+            return null;
+        }
+        String text = url.strip();
+        if (!text.startsWith(scheme)) {
+            return "'" + url + "' is not a " + dialect + " URL: it must start with " + scheme;
+        }
+        if (!scheme.endsWith("//") && !(dialect.equals("postgres") && text.startsWith(scheme + "//"))) {
+            return null;
+        }
+        scheme = scheme.endsWith("//") ? scheme : scheme + "//";
+        String rest = text.substring(scheme.length());
+        String authority = rest.split("[/?#]", 2)[0];
+        String hosts = authority.substring(authority.lastIndexOf('@') + 1);
+        if (hosts.isEmpty()) {
+            // pgjdbc and Connector/J read no host as localhost
+            return dialect.equals("postgres") || dialect.equals("mysql") ? null
+                    : "'" + url + "' names no host (" + scheme + "host:port/...)";
+        }
+        if (hosts.chars().anyMatch(c -> c == ' ' || c == '"' || c == '<' || c == '>' || c == '\\')) {
+            return "'" + url + "' is not a valid URL: the host '" + hosts + "' contains a space or quote";
+        }
+        if (!dialect.equals("mongo") && !dialect.equals("mysql")) {
+            int colon = hosts.lastIndexOf(':');
+            if (colon >= 0 && !hosts.endsWith("]") && !hosts.substring(colon + 1).matches("\\d{1,5}")) {
+                return "'" + url + "' is not a valid URL: the port '" + hosts.substring(colon + 1)
+                        + "' is not a number";
+            }
+        }
+        return null;
+    }
 }

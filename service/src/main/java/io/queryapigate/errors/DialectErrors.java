@@ -11,8 +11,25 @@ import io.queryapigate.dialect.spi.DialectError;
 public final class DialectErrors {
     private DialectErrors() {}
 
-    /** What one error class answers. */
-    public record Answer(int status, String code, String message) {}
+    /**
+     * What one error class answers.
+     *
+     * @param status the HTTP status
+     * @param code the stable code
+     * @param message the message
+     * @param retryAfterSeconds the {@code Retry-After} a client should honour, 0 for none
+     */
+    public record Answer(int status, String code, String message, long retryAfterSeconds) {
+        Answer(int status, String code, String message) {
+            this(status, code, message, 0);
+        }
+    }
+
+    /**
+     * The {@code Retry-After} of a database that is down: the dialects refuse at once while it is, and let calls
+     * through within a fraction of a second once it answers.
+     */
+    public static final long UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 
     /** True for syntax errors and constraint violations: the caller's own SQL or data is at fault. */
     public static boolean showsDatabaseMessage(DialectError error) {
@@ -33,7 +50,8 @@ public final class DialectErrors {
             case CONFLICT -> new Answer(409, "conflict", "The change conflicted with another transaction; try again.");
             case RESOURCE_LIMIT -> new Answer(503, "resource_limit", "The database ran out of a resource for this "
                     + "query (memory, disk, a limit); try again later or narrow the query.");
-            case UNAVAILABLE -> new Answer(503, "database_unavailable", "The database is unavailable; try again later.");
+            case UNAVAILABLE -> new Answer(503, "database_unavailable", "The database is unavailable; try again later.",
+                    UNAVAILABLE_RETRY_AFTER_SECONDS);
             case INTERNAL -> new Answer(500, "query_failed",
                     "The query failed; the server log has details under this request id.");
         };

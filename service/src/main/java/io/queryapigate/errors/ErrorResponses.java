@@ -25,11 +25,21 @@ public final class ErrorResponses {
     /** An error with {@code detail}, bad fields, and other details beside {@code error} ({@code extra}). */
     public static Response of(HttpServletRequest request, int status, String code, String message, String detail,
             Map<String, String> errors, Map<String, Object> extra) {
+        return of(request, status, code, message, detail, errors, extra, 0);
+    }
+
+    /** An error that asks the client to wait {@code retryAfterSeconds} (when above 0): {@code Retry-After} and {@code retry_after}. */
+    public static Response of(HttpServletRequest request, int status, String code, String message, String detail,
+            Map<String, String> errors, Map<String, Object> extra, long retryAfterSeconds) {
         String requestId = request == null ? "" : RequestIds.of(request);
         Response.ResponseBuilder builder = Response.status(status)
                 .type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(new ErrorBody(message, code, detail, requestId,
-                        errors == null || errors.isEmpty() ? null : errors, null, extra));
+                        errors == null || errors.isEmpty() ? null : errors,
+                        retryAfterSeconds > 0 ? retryAfterSeconds : null, extra));
+        if (retryAfterSeconds > 0) {
+            builder.header("Retry-After", retryAfterSeconds);
+        }
         if (status == 401) {
             builder.header("WWW-Authenticate", "ApiKey realm=\"queryapigate\"");
         }

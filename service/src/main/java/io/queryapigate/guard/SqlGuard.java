@@ -127,6 +127,10 @@ public final class SqlGuard {
             "SUMMARIZE", "GRANT", "REVOKE", "RENAME", "ATTACH", "DETACH", "VACUUM", "PRAGMA", "DO", "IMPORT",
             "EXPORT", "UNLOAD", "LOCK", "USE", "RESET", "BEGIN", "START", "COMMIT", "ROLLBACK");
 
+    /** Words that may start the statement after MariaDB's ANALYZE and its FORMAT option. */
+    private static final Set<String> ANALYZED_STATEMENT_STARTS = Set.of("SELECT", "WITH", "VALUES", "INSERT",
+            "UPDATE", "DELETE", "REPLACE");
+
     /** Session and transaction control a writer may not run: the gateway owns the session and transaction. */
     private static final Set<String> CALL_OPS = Set.of("call", "exec", "execute");
 
@@ -204,9 +208,10 @@ public final class SqlGuard {
             parseProblem = describe(e, sql, 0);
         }
         if (statement == null) {
-            // EXPLAIN forms the parser lacks (EXPLAIN QUERY PLAN, EXPLAIN FORMAT=JSON, EXPLAIN PIPELINE, ...): the
-            // guard judges the explained statement as if it ran, so checking it alone is at least as strict
-            int rest = explainedStatementStart(lex.code());
+            // EXPLAIN forms the parser lacks (EXPLAIN QUERY PLAN, EXPLAIN FORMAT=JSON, EXPLAIN PIPELINE, ...) and
+            // MySQL/MariaDB's ANALYZE <statement>: the guard judges the explained statement as if it ran (MariaDB's
+            // ANALYZE does run it), so checking it alone is at least as strict
+            int rest = explainedStatementStart(lex.code(), options.dialect());
             if (rest > 0) {
                 try {
                     Statements parsed = parse(parserText.substring(rest), profile);
@@ -685,9 +690,9 @@ public final class SqlGuard {
         String why = problem == null ? "the parser could not read it" : problem;
         String first = firstWord(code, 0);
         String keyword = first;
-        if ("EXPLAIN".equals(first)) {
-            int rest = explainedStatementStart(code);
-            keyword = rest > 0 ? firstWord(code, rest) : "EXPLAIN";
+        if ("EXPLAIN".equals(first) || "ANALYZE".equals(first)) {
+            int rest = explainedStatementStart(code, o.dialect());
+            keyword = rest > 0 ? firstWord(code, rest) : first;
         }
         Kw kw = keyword == null ? null : KEYWORDS.get(keyword);
         StatementKind kind = kw == null ? StatementKind.OTHER : switch (kw) {
@@ -825,7 +830,7 @@ public final class SqlGuard {
      * Where the explained statement starts in {@code EXPLAIN [options] statement}, skipping option words, numbers,
      * {@code =}, commas, literals and parenthesised option lists; -1 when the text is not such an EXPLAIN.
      */
-    static int explainedStatementStart(String code) {
+    static int explainedStatementStart(String code, SqlDialectFamily dialect) {
         int n = code.length();
         int i = 0;
         while (i < n && Character.isWhitespace(code.charAt(i))) {
@@ -835,7 +840,11 @@ public final class SqlGuard {
         while (end < n && SqlLexer.isIdentPart(code.charAt(end))) {
             end++;
         }
-        if (!code.substring(i, end).equalsIgnoreCase("EXPLAIN")) {
+        String first = code.substring(i, end);
+        // MariaDB's ANALYZE [FORMAT=JSON] SELECT/UPDATE/DELETE/... runs the statement and shows its plan;
+        // ANALYZE [LOCAL|NO_WRITE_TO_BINLOG] TABLE t (statistics) is not one
+        boolean analyze = dialect == SqlDialectFamily.MYSQL && first.equalsIgnoreCase("ANALYZE");
+        if (!first.equalsIgnoreCase("EXPLAIN") && !analyze) {
             return -1;
         }
         i = end;
@@ -865,6 +874,9 @@ public final class SqlGuard {
                     e++;
                 }
                 String w = code.substring(i, e).toUpperCase(Locale.ROOT);
+                if (analyze && !w.equals("FORMAT") && !w.equals("JSON")) {
+                    return ANALYZED_STATEMENT_STARTS.contains(w) ? i : -1;
+                }
                 if (STATEMENT_STARTS.contains(w)) {
                     return i;
                 }

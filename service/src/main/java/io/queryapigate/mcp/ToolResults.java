@@ -47,9 +47,16 @@ public final class ToolResults {
 
     /** A refusal as a tool error: the message as text, {@code {error, code}} as structured content. */
     public static CallToolResult error(int status, String code, String message) {
+        return error(status, code, message, 0);
+    }
+
+    private static CallToolResult error(int status, String code, String message, long retryAfterSeconds) {
         Map<String, Object> structured = new LinkedHashMap<>();
         structured.put("error", message);
         structured.put("code", code);
+        if (retryAfterSeconds > 0) {
+            structured.put("retry_after", retryAfterSeconds);
+        }
         return CallToolResult.builder().addTextContent(message).structuredContent(structured).isError(true).build();
     }
 
@@ -60,8 +67,9 @@ public final class ToolResults {
             case DialectException e -> {
                 DialectErrors.Answer answer = DialectErrors.of(e.error());
                 String detail = DialectErrors.showsDatabaseMessage(e.error()) ? e.getMessage() : null;
+                // retry_after as REST's Retry-After: a database that is down is refused at once
                 yield error(answer.status(), answer.code(), detail == null ? answer.message()
-                        : answer.message() + " " + detail);
+                        : answer.message() + " " + detail, answer.retryAfterSeconds());
             }
             case SecretUnavailableException e -> error(503, SecretUnavailableMapper.CODE,
                     "The connection's secret is unavailable; try again later.");

@@ -48,6 +48,18 @@ public final class Store {
         return "jdbc:sqlite:" + home.resolve("queryapigate.db").toAbsolutePath().normalize();
     }
 
+    /**
+     * Checks a configured store URL: {@code jdbc:sqlite:} or {@code jdbc:postgresql:}.
+     *
+     * @throws IllegalArgumentException naming {@code store.url} otherwise
+     */
+    public static void checkUrl(String url) {
+        if (!isSqlite(url) && !url.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException("store.url: only jdbc:sqlite: and jdbc:postgresql: stores are supported,"
+                    + " got " + url.replaceAll("//[^@/]*@", "//***@"));
+        }
+    }
+
     static boolean isSqlite(String url) {
         return url.startsWith("jdbc:sqlite:");
     }
@@ -84,11 +96,9 @@ public final class Store {
             dsf.setDriverClass("org.sqlite.JDBC");
             dsf.setProperties(sqliteProperties());
             dsf.setValidationQuery("SELECT 1");
-        } else if (url.startsWith("jdbc:postgresql:")) {
-            dsf.setDriverClass("org.postgresql.Driver");
         } else {
-            throw new IllegalArgumentException("store.url: only jdbc:sqlite: and jdbc:postgresql: stores are supported,"
-                    + " got " + url.replaceAll("//[^@/]*@", "//***@"));
+            checkUrl(url);
+            dsf.setDriverClass("org.postgresql.Driver");
         }
         dsf.setMinSize(1);
         dsf.setInitialSize(1);

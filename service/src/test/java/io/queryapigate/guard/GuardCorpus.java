@@ -230,6 +230,18 @@ final class GuardCorpus {
             mysql      | ro | ok:read r=shop.customers | EXPLAIN customers
             mysql      | ro | ok:read r=shop.t   | EXPLAIN FORMAT=JSON SELECT * FROM t
             mysql      | ro | ok:read r=shop.t   | EXPLAIN ANALYZE SELECT * FROM t
+            # MariaDB's ANALYZE <statement> runs it and shows the plan: judged as the statement (found by the fuzzer)
+            mysql      | ro | ok:read r=shop.t   | ANALYZE SELECT * FROM t
+            mysql      | ro | ok:read r=shop.t   | analyze format=json SELECT a FROM t WHERE b = 1
+            mysql      | ro | read_only           | ANALYZE DELETE FROM t
+            mysql      | ro | read_only           | ANALYZE UPDATE t SET a = 1
+            mysql      | ro | read_only           | ANALYZE SELECT GET_LOCK('x', 0)
+            mysql      | ro | read_only           | ANALYZE SELECT * FROM t FOR UPDATE
+            mysql      | ro | read_only           | ANALYZE TABLE t
+            mysql      | ro | read_only           | ANALYZE LOCAL TABLE t
+            mysql      | ro | read_only           | ANALYZE FORMAT=JSON TABLE t
+            mysql      | rw ops=insert | write_op_not_allowed | ANALYZE DELETE FROM t
+            pg         | ro | read_only           | ANALYZE SELECT * FROM t
             mysql      | ro | ok:read            | SHOW CREATE TABLE t
             mysql      | ro | ok:read            | SHOW VARIABLES LIKE 'max%'
             mysql      | ro | ok:read            | SHOW COLUMNS FROM t

@@ -74,7 +74,8 @@ import java.util.zip.GZIPInputStream;
  * reads, {@code max_execution_time}, {@code max_result_rows} with {@code result_overflow_mode=break}, {@code
  * extremes=0}, {@code database}, and a fresh {@code query_id}. A timer at the exact time limit, and the sink's cancel
  * callback, abort the HTTP exchange and kill the query on the server with {@code KILL QUERY WHERE query_id = ...}
- * sent on a separate request; {@code execute} returns once that kill was acknowledged.
+ * sent on a separate request over a connection of its own (the pooled ones may be the ones that stopped answering);
+ * {@code execute} returns once that kill was acknowledged.
  *
  * <p>Rows are read incrementally from {@code TabSeparatedWithNamesAndTypes} ({@link Tsv}) and converted by the
  * column types the server names ({@link ClickHouseType}). When a query fails after its first bytes were sent, the
@@ -795,8 +796,32 @@ public final class ClickHouseDialect implements Dialect {
     }
 
     private String send(Map<String, String> settings, String sql, Duration timeout) {
+        return send(client, settings, sql, timeout);
+    }
+
+    /**
+     * A kill on a connection of its own: a client made for it and shut down after. The pool's idle connections may
+     * be the ones that stopped answering (a frozen network: the call being killed timed out on one of them), and a
+     * {@code KILL QUERY} sent on one would wait {@link #KILL_TIMEOUT} for nothing.
+     */
+    private String sendOnFreshConnection(String sql) {
+        HttpClient fresh = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(KILL_TIMEOUT.compareTo(config.connectTimeout()) < 0 ? KILL_TIMEOUT
+                        : config.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(httpExecutor)
+                .build();
+        try {
+            return send(fresh, Map.of(), sql, KILL_TIMEOUT);
+        } finally {
+            fresh.shutdownNow();
+        }
+    }
+
+    private String send(HttpClient via, Map<String, String> settings, String sql, Duration timeout) {
         CompletableFuture<HttpResponse<InputStream>> exchange =
-                client.sendAsync(post(settings, sql, timeout), HttpResponse.BodyHandlers.ofInputStream());
+                via.sendAsync(post(settings, sql, timeout), HttpResponse.BodyHandlers.ofInputStream());
         try {
             HttpResponse<InputStream> response = exchange.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
             try (InputStream body = decoded(response, response.body())) {
@@ -824,7 +849,8 @@ public final class ClickHouseDialect implements Dialect {
     }
 
     /**
-     * Kills the call's query on the server: {@code KILL QUERY WHERE query_id = '...' ASYNC}, on its own request.
+     * Kills the call's query on the server: {@code KILL QUERY WHERE query_id = '...' ASYNC}, on its own request over
+     * a connection of its own ({@link #sendOnFreshConnection}).
      * When nothing was found and the call never got its response headers, the query may not have been registered
      * yet: one more attempt follows 100 ms later. Never throws.
      */
@@ -834,8 +860,8 @@ public final class ClickHouseDialect implements Dialect {
         }
         for (int attempt = 0; attempt < 2; attempt++) {
             try {
-                String killed = send(Map.of(), "KILL QUERY WHERE query_id = " + ClickHouseLiterals.quote(call.queryId)
-                        + " ASYNC FORMAT TabSeparated", KILL_TIMEOUT);
+                String killed = sendOnFreshConnection("KILL QUERY WHERE query_id = "
+                        + ClickHouseLiterals.quote(call.queryId) + " ASYNC FORMAT TabSeparated");
                 if (!killed.isBlank() || call.headersReceived) {
                     return;
                 }
@@ -901,8 +927,7 @@ public final class ClickHouseDialect implements Dialect {
         }
         if (!running.isEmpty()) {
             try {
-                send(Map.of(), "KILL QUERY WHERE query_id IN (" + String.join(", ", running) + ") ASYNC",
-                        KILL_TIMEOUT);
+                sendOnFreshConnection("KILL QUERY WHERE query_id IN (" + String.join(", ", running) + ") ASYNC");
             } catch (DialectException e) {
                 LOG.log(System.Logger.Level.WARNING, "clickhouse dialect: killing " + running.size()
                         + " running queries of connection '" + context.connectionName() + "' at close failed: "

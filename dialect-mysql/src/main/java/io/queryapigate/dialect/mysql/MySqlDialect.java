@@ -6,6 +6,7 @@ import com.mysql.cj.jdbc.JdbcConnection;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.pool.HikariPool;
 import io.queryapigate.dialect.jdbc.CatalogueSink;
+import io.queryapigate.dialect.jdbc.ConnectGate;
 import io.queryapigate.dialect.jdbc.ParameterBinder;
 import io.queryapigate.dialect.jdbc.ResultSetReader;
 import io.queryapigate.dialect.jdbc.SqlTypeNames;
@@ -63,6 +64,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code netTimeoutForStreamingResults} is 0 (otherwise Connector/J sends {@code SET net_write_timeout} first).
  * When a read stops early with more rows pending, up to {@value #DRAIN_BUDGET} further rows are skipped; beyond that
  * the statement is killed and the connection closed.
+ *
+ * <p>Once an attempt to connect has failed with a connect-class error (the server is stopped or unreachable), calls
+ * fail at once with {@link DialectError#UNAVAILABLE} instead of waiting their time limit for a pooled connection,
+ * while the pool's filler tries again every 200 ms; the first success lets calls through again ({@link ConnectGate}).
  */
 public final class MySqlDialect implements Dialect {
     private static final System.Logger LOG = System.getLogger(MySqlDialect.class.getName());
@@ -75,8 +80,15 @@ public final class MySqlDialect implements Dialect {
     /** Rows skipped to finish a stopped streaming read before killing it instead. */
     static final int DRAIN_BUDGET = 10_000;
 
-    /** How long after the client's time limit a statement that a kill did not stop has its socket closed. */
-    static final Duration ABORT_AFTER = Duration.ofSeconds(10);
+    /** The least time between two attempts to connect while the server cannot be reached ({@link ConnectGate}). */
+    static final Duration PROBE_INTERVAL = Duration.ofMillis(200);
+
+    /**
+     * How long after the client's time limit a statement that a kill did not stop has its socket closed: a kill is
+     * answered within milliseconds by a server that answers at all, and a caller of a frozen network should get its
+     * 504 soon after its limit.
+     */
+    static final Duration ABORT_AFTER = Duration.ofSeconds(1);
 
     /** URL properties refused because they weaken the session strategy or add round trips. */
     static final Set<String> FORBIDDEN_URL_PROPERTIES = Set.of(
@@ -120,6 +132,7 @@ public final class MySqlDialect implements Dialect {
     private final ResultSetReader reader = new MySqlResultSetReader();
     private final ExecutorService killExecutor;
     private final QueryKiller killer;
+    private final ConnectGate gate;
     private final HikariPool readPool;
     private final Object writePoolLock = new Object();
     private volatile HikariPool writePool;
@@ -150,6 +163,7 @@ public final class MySqlDialect implements Dialect {
             return t;
         });
         this.killer = new QueryKiller(url, driverProperties, killExecutor);
+        this.gate = new ConnectGate("connection '" + context.connectionName() + "'", PROBE_INTERVAL);
         this.readPool = newPool(AccessMode.READ, context.poolSize());
     }
 
@@ -202,7 +216,7 @@ public final class MySqlDialect implements Dialect {
     private HikariPool newPool(AccessMode access, int size) {
         HikariConfig hc = new HikariConfig();
         hc.setPoolName(poolPrefix + "-" + access.name().toLowerCase(Locale.ROOT));
-        hc.setDataSource(new SessionDataSource(url, driverProperties, access, config, this::serverSeen));
+        hc.setDataSource(new SessionDataSource(url, driverProperties, access, config, this::serverSeen, gate));
         hc.setMaximumPoolSize(size);
         hc.setMinimumIdle(size);
         hc.setAutoCommit(true); // Hikari then never calls rollback() on return; the SQL chain manages transactions
@@ -752,9 +766,14 @@ public final class MySqlDialect implements Dialect {
         return true;
     }
 
+    /**
+     * A session of {@code pool} within {@code timeout}; at once {@link DialectError#UNAVAILABLE} while the server
+     * cannot be reached ({@link ConnectGate}), instead of waiting the whole time for a connection that cannot be made.
+     */
     private Connection borrow(HikariPool pool, Duration timeout) {
+        long deadline = System.nanoTime() + saturatedNanos(timeout);
         try {
-            return pool.getConnection(Math.max(1, MySqlSessionStrategy.millis(timeout)));
+            return gate.borrow(pool::getConnection, deadline);
         } catch (SQLException e) {
             DialectError error = errors.classify(e);
             if (error != DialectError.PERMISSION_DENIED) {
@@ -763,6 +782,8 @@ public final class MySqlDialect implements Dialect {
             String detail = e.getCause() instanceof SQLException cause ? cause.getMessage() : e.getMessage();
             throw new DialectException(error, "connection '" + context.connectionName() + "': " + detail,
                     e.getSQLState(), e);
+        } catch (DialectException e) {
+            throw e;
         } catch (RuntimeException e) {
             throw new DialectException(DialectError.UNAVAILABLE,
                     "connection '" + context.connectionName() + "': " + e.getMessage(), null, e);
@@ -809,6 +830,7 @@ public final class MySqlDialect implements Dialect {
             return;
         }
         closed = true;
+        gate.close();
         awaitReleases(config.connectTimeout());
         shutdown(readPool);
         synchronized (writePoolLock) {

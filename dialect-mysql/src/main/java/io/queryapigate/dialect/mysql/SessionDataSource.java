@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.mysql.cj.jdbc.JdbcConnection;
 import com.mysql.cj.jdbc.NonRegisteringDriver;
 import com.mysql.cj.protocol.ServerSession;
+import io.queryapigate.dialect.jdbc.ConnectGate;
 import io.queryapigate.dialect.spi.AccessMode;
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -45,15 +46,17 @@ final class SessionDataSource implements DataSource {
     private final AccessMode access;
     private final MySqlDialectConfig config;
     private final Consumer<MySqlSessionStrategy> onServer;
+    private final ConnectGate gate;
     private volatile int loginTimeoutSeconds;
 
     SessionDataSource(String url, Properties properties, AccessMode access, MySqlDialectConfig config,
-            Consumer<MySqlSessionStrategy> onServer) {
+            Consumer<MySqlSessionStrategy> onServer, ConnectGate gate) {
         this.url = requireNonNull(url, "url is null");
         this.properties = requireNonNull(properties, "properties is null");
         this.access = requireNonNull(access, "access is null");
         this.config = requireNonNull(config, "config is null");
         this.onServer = requireNonNull(onServer, "onServer is null");
+        this.gate = requireNonNull(gate, "gate is null");
     }
 
     /**
@@ -70,8 +73,16 @@ final class SessionDataSource implements DataSource {
         return c;
     }
 
+    /**
+     * Opens a checked session through the dialect's {@link ConnectGate}: while the server cannot be reached this
+     * keeps trying, one attempt per probe interval, instead of failing back to the pool's own back-off.
+     */
     @Override
     public Connection getConnection() throws SQLException {
+        return gate.open(this::openSession);
+    }
+
+    private Connection openSession() throws SQLException {
         Connection physical = openPhysical(url, properties);
         try {
             ServerInfo server;

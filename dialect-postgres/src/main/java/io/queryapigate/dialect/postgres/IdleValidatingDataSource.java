@@ -2,6 +2,7 @@ package io.queryapigate.dialect.postgres;
 
 import static java.util.Objects.requireNonNull;
 
+import io.queryapigate.dialect.jdbc.ConnectGate;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -38,6 +39,7 @@ final class IdleValidatingDataSource implements DataSource {
     private final String url;
     private final Properties properties;
     private final long idleValidationNanos;
+    private final ConnectGate gate;
 
     /**
      * A source for {@code url}.
@@ -45,16 +47,22 @@ final class IdleValidatingDataSource implements DataSource {
      * @param url the {@code jdbc:postgresql:} URL
      * @param properties pgjdbc connection properties (credentials included); copied
      * @param idleValidationNanos how long after the last sign of life {@code isValid} trusts the connection
+     * @param gate the dialect's gate: while the database cannot be reached, opening keeps trying through it
      */
-    IdleValidatingDataSource(String url, Properties properties, long idleValidationNanos) {
+    IdleValidatingDataSource(String url, Properties properties, long idleValidationNanos, ConnectGate gate) {
         this.url = requireNonNull(url, "url is null");
         this.properties = new Properties();
         this.properties.putAll(requireNonNull(properties, "properties is null"));
         this.idleValidationNanos = idleValidationNanos;
+        this.gate = requireNonNull(gate, "gate is null");
     }
 
     @Override
     public Connection getConnection() throws SQLException {
+        return gate.open(this::connect);
+    }
+
+    private Connection connect() throws SQLException {
         // the driver object directly rather than DriverManager, which may not see a plugin's class loader
         Connection connection = driver.connect(url, properties);
         if (connection == null) {

@@ -6,6 +6,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import com.zaxxer.hikari.pool.HikariPool;
 import io.queryapigate.dialect.jdbc.CatalogueSink;
+import io.queryapigate.dialect.jdbc.ConnectGate;
 import io.queryapigate.dialect.jdbc.ParameterBinder;
 import io.queryapigate.dialect.jdbc.ResultSetReader.ColumnReader;
 import io.queryapigate.dialect.jdbc.SqlTypeNames;
@@ -75,7 +76,9 @@ import org.postgresql.core.BaseConnection;
  * <p>The pool ({@code DialectContext.poolSize} connections, autocommit) runs no test query on borrow: a connection
  * is validated only after {@code postgres.pool_idle_validation} without a sign of life (see {@link
  * IdleValidatingDataSource}); connections that fail with SQLSTATE class 08 are evicted. The pool is created even
- * when the database is down; {@link #checkHealth} and calls then report {@link DialectError#UNAVAILABLE}.
+ * when the database is down; {@link #checkHealth} and calls then report {@link DialectError#UNAVAILABLE}. Once an
+ * attempt to connect has failed with a connect-class error they do so at once, not after their time limit, while
+ * the pool's filler tries again every {@value #PROBE_INTERVAL_MILLIS} ms ({@link ConnectGate}).
  *
  * <p>Thread-safe.
  */
@@ -86,6 +89,9 @@ public final class PostgresDialect implements Dialect {
     private static final Set<Capability> SIMPLE_CAPABILITIES =
             Set.copyOf(EnumSet.complementOf(EnumSet.of(Capability.BIND_PARAMETERS)));
     private static final String URL_PREFIX = "jdbc:postgresql:";
+    /** The least time between two attempts to connect while the database cannot be reached ({@link ConnectGate}). */
+    static final long PROBE_INTERVAL_MILLIS = 200;
+    private static final Duration PROBE_INTERVAL = Duration.ofMillis(PROBE_INTERVAL_MILLIS);
     private static final Executor ABORTER = runnable -> Thread.ofPlatform()
             .name("queryapigate-postgres-abort").daemon().start(runnable);
 
@@ -118,6 +124,7 @@ public final class PostgresDialect implements Dialect {
     private final PostgresSessionStrategy sessionStrategy;
     private final Set<Capability> capabilities;
     private final HikariPool pool;
+    private final ConnectGate gate;
     private final String url;
     private final Properties extendedModeProperties;
     private final PostgresErrorMapper errors = new PostgresErrorMapper();
@@ -162,9 +169,11 @@ public final class PostgresDialect implements Dialect {
         extendedModeProperties.putAll(properties);
         extendedModeProperties.setProperty("preferQueryMode", QueryMode.EXTENDED.pgjdbcValue());
 
+        this.gate = new ConnectGate("PostgreSQL connection '" + context.connectionName() + "'", PROBE_INTERVAL);
         HikariConfig hikari = new HikariConfig();
         hikari.setPoolName("queryapigate-postgres-" + context.connectionName());
-        hikari.setDataSource(new IdleValidatingDataSource(url, properties, config.poolIdleValidation().toNanos()));
+        hikari.setDataSource(new IdleValidatingDataSource(url, properties, config.poolIdleValidation().toNanos(),
+                gate));
         hikari.setMaximumPoolSize(context.poolSize());
         hikari.setMinimumIdle(context.poolSize());
         hikari.setAutoCommit(true);
@@ -490,6 +499,7 @@ public final class PostgresDialect implements Dialect {
             }
             closed = true;
         }
+        gate.close();
         for (TimeLimit limit : running) {
             limit.cancel();
         }
@@ -880,10 +890,13 @@ public final class PostgresDialect implements Dialect {
 
     // ---------------------------------------------------------------- pool
 
+    /**
+     * A pooled connection by {@code deadline}; at once {@link DialectError#UNAVAILABLE} while the database cannot be
+     * reached ({@link ConnectGate}), instead of waiting the whole time for a connection that cannot be made.
+     */
     private Connection borrow(long deadline, Duration timeout) {
-        long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
         try {
-            return pool.getConnection(millis);
+            return gate.borrow(pool::getConnection, deadline);
         } catch (SQLException e) {
             if (closed) {
                 throw closedException();
