@@ -55,6 +55,7 @@ import io.queryapigate.guard.Masking;
 import io.queryapigate.store.MetadataCache;
 import io.queryapigate.call.QueryService;
 import io.queryapigate.config.FormatsConfig;
+import io.queryapigate.config.LimitsConfig;
 import io.queryapigate.call.SavedQueryResolver;
 import io.queryapigate.call.CallRecorder;
 import io.queryapigate.call.CallLimits;
@@ -93,6 +94,8 @@ import io.queryapigate.tracing.AuthSpans;
 import io.queryapigate.tracing.RequestSpans;
 import io.queryapigate.tracing.RouteNames;
 import io.queryapigate.tracing.Tracing;
+import io.queryapigate.http.ConnectionsPerAddress;
+import io.queryapigate.http.HeaderTimeout;
 import io.queryapigate.http.RequestIdFilter;
 import io.queryapigate.http.SecurityHeaders;
 import io.queryapigate.http.UnroutedMethods;
@@ -313,7 +316,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                     .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
         }
         environment.servlets().addFilter("request-id",
-                        new RequestIdFilter(config.getLimits().getMaxRequestBody().toBytes()))
+                        new RequestIdFilter(config.getLimits().getMaxRequestBody().toBytes(),
+                                config.getLimits().getMinRequestBodyRate().toBytes()))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
         environment.servlets().addFilter("unrouted-methods", new UnroutedMethods("jersey"))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
@@ -332,6 +336,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
             public void lifeCycleStarting(LifeCycle server) {
                 if (server instanceof Server jetty) {
                     jetty.setErrorHandler(new JettyErrorPages(securityHeaders));
+                    guardConnections(jetty, config.getLimits());
                     if (jetty.getRequestLog() != null && !(jetty.getRequestLog() instanceof RedactingRequestLog)) {
                         jetty.setRequestLog(new RedactingRequestLog(jetty.getRequestLog(), queryValues));
                     }
@@ -478,6 +483,20 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
 
     private McpEndpoint mcp;
     private io.dropwizard.auth.Authenticator<String, Caller> mcpCredentials;
+
+    /** Every connector's bounds on slow headers and on the connections one address holds (limits.*). */
+    private static void guardConnections(Server jetty, LimitsConfig limits) {
+        long headerTimeout = limits.getHeaderTimeout().toMilliseconds();
+        for (org.eclipse.jetty.server.Connector connector : jetty.getConnectors()) {
+            if (headerTimeout > 0) {
+                connector.addBean(new HeaderTimeout(java.time.Duration.ofMillis(headerTimeout),
+                        connector.getScheduler()));
+            }
+            if (limits.getMaxConnectionsPerAddress() > 0) {
+                connector.addBean(new ConnectionsPerAddress(limits.getMaxConnectionsPerAddress()));
+            }
+        }
+    }
 
     /** The MCP server this process built in {@link #run}, for {@code mcp --stdio}, and REST's authenticator. */
     public record Mcp(McpEndpoint endpoint, io.dropwizard.auth.Authenticator<String, Caller> credentials) {}

@@ -53,6 +53,18 @@ public class LimitsConfig {
     @NotNull
     private Duration maxWait = Duration.seconds(2);
 
+    /** How long a request's line and headers may take to arrive (slowloris); 0 = only the idle timeout. */
+    @NotNull
+    private Duration headerTimeout = Duration.seconds(10);
+
+    /** The slowest a request body may arrive, in bytes a second, after its first 2 s; 0 = only the idle timeout. */
+    @NotNull
+    private DataSize minRequestBodyRate = DataSize.bytes(256);
+
+    /** The most connections one client address holds open on a connector; 0 = no bound. */
+    @Min(0)
+    private int maxConnectionsPerAddress = 1000;
+
     /** Calls per client address (N/second|minute|hour|day), before authentication; null = unlimited. */
     private String perAddress;
 
@@ -64,6 +76,36 @@ public class LimitsConfig {
     @JsonProperty
     public void setPerAddress(String perAddress) {
         this.perAddress = perAddress;
+    }
+
+    @JsonProperty
+    public Duration getHeaderTimeout() {
+        return headerTimeout;
+    }
+
+    @JsonProperty
+    public void setHeaderTimeout(Duration headerTimeout) {
+        this.headerTimeout = headerTimeout;
+    }
+
+    @JsonProperty
+    public DataSize getMinRequestBodyRate() {
+        return minRequestBodyRate;
+    }
+
+    @JsonProperty
+    public void setMinRequestBodyRate(DataSize minRequestBodyRate) {
+        this.minRequestBodyRate = minRequestBodyRate;
+    }
+
+    @JsonProperty
+    public int getMaxConnectionsPerAddress() {
+        return maxConnectionsPerAddress;
+    }
+
+    @JsonProperty
+    public void setMaxConnectionsPerAddress(int maxConnectionsPerAddress) {
+        this.maxConnectionsPerAddress = maxConnectionsPerAddress;
     }
 
     @JsonProperty

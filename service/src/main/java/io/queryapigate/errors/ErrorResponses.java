@@ -73,6 +73,7 @@ public final class ErrorResponses {
             case 404 -> "not_found";
             case 405 -> "method_not_allowed";
             case 406 -> "not_acceptable";
+            case 408 -> "request_timeout";
             case 409 -> "conflict";
             case 412 -> "precondition_failed";
             case 413 -> "payload_too_large";

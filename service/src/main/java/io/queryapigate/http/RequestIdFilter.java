@@ -13,10 +13,12 @@ import org.slf4j.MDC;
 /**
  * Gives every request an id (the caller's {@code X-Request-Id} when it is 1-64 characters of {@code
  * [A-Za-z0-9._:-]}, else a generated one), puts it on the response and in the logging context, and refuses request
- * bodies over the configured size with 413 before anything reads them.
+ * bodies over the configured size with 413 before anything reads them; a body read later is bounded by that size and
+ * by a minimum rate ({@link LimitedBodyRequest}).
  */
 public class RequestIdFilter implements Filter {
     private final long maxBodyBytes;
+    private final long minBodyBytesPerSecond;
 
     /**
      * A body refused for its declared size is read (and dropped) up to this many times the limit before the 413: a
@@ -25,8 +27,13 @@ public class RequestIdFilter implements Filter {
      */
     private static final long DRAINED_MULTIPLE = 8;
 
-    public RequestIdFilter(long maxBodyBytes) {
+    /**
+     * @param maxBodyBytes the largest request body
+     * @param minBodyBytesPerSecond the slowest a body may arrive (0: no bound but the connection's idle timeout)
+     */
+    public RequestIdFilter(long maxBodyBytes, long minBodyBytesPerSecond) {
         this.maxBodyBytes = maxBodyBytes;
+        this.minBodyBytesPerSecond = minBodyBytesPerSecond;
     }
 
     @Override
@@ -53,7 +60,7 @@ public class RequestIdFilter implements Filter {
         }
         MDC.put("request_id", id);
         try {
-            chain.doFilter(new LimitedBodyRequest(request, maxBodyBytes), res);
+            chain.doFilter(new LimitedBodyRequest(request, maxBodyBytes, minBodyBytesPerSecond), res);
         } finally {
             MDC.remove("request_id");
         }

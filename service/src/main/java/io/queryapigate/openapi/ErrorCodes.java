@@ -36,6 +36,7 @@ public final class ErrorCodes {
                 "workspace_not_found", "member_not_found", "table_not_found", "write_request_not_found"));
         m.put(405, List.of("method_not_allowed"));
         m.put(406, List.of("not_acceptable"));
+        m.put(408, List.of("request_timeout"));
         m.put(409, List.of("constraint_violation", "conflict", "query_exists", "key_exists", "key_rotation_pending",
                 "collection_exists", "examples_conflict", "secret_key_required", "password_undecryptable",
                 "connection_exists", "connection_in_use", "managed_by_config",

@@ -220,12 +220,13 @@ public final class Paging {
         String originalText = null; // the full statement as JSqlParser prints it, when it parses
         AstWindow own = null;
         Statement parsed = parseSql(tail.parserText(tail.end), fam);
-        if (parsed != null) {
+        String printed = parsed instanceof Select ? printed(parsed) : null;
+        if (parsed != null && (printed != null || !(parsed instanceof Select))) {
             if (!(parsed instanceof Select s) || writesInto(s)) {
                 return null;
             }
             reference = s;
-            originalText = s.toString();
+            originalText = printed;
             own = astWindow(s);
         } else if (lexed != null) {
             Statement body = parseSql(tail.parserText(lexed.start()), fam);
@@ -430,6 +431,18 @@ public final class Paging {
             return Operand.ALL;
         }
         return null;
+    }
+
+    /**
+     * The statement as JSqlParser prints it; {@code null} when it is nested too deeply to print (30,000 terms of
+     * {@code 1+1+...}: the printer recurses once per operator), so it is read as one the parser could not parse.
+     */
+    private static String printed(Statement statement) {
+        try {
+            return statement.toString();
+        } catch (StackOverflowError tooDeep) {
+            return null;
+        }
     }
 
     /** JSqlParser with the family's options and a time limit; {@code null} when it cannot parse the text. */
