@@ -81,6 +81,8 @@ final class AstSweep {
         final List<String> fileSources = new ArrayList<>();
         final List<String> hiddenWrites = new ArrayList<>();
         boolean lockingRead;
+        /** The statement is an EXPLAIN (or MariaDB's ANALYZE) of the statement swept. */
+        boolean explained;
         boolean userVariables;
         /** Reads of session or system variables ({@code @x}, {@code @@rand_seed1}). */
         boolean variableReads;
@@ -603,7 +605,11 @@ final class AstSweep {
             return;
         }
         switch (simple) {
-            case "ExplainStatement", "DescribeStatement", "ShowStatement", "ShowColumnsStatement",
+            case "ExplainStatement" -> {
+                f.kinds.add(StatementKind.READ);
+                f.explained = true;
+            }
+            case "DescribeStatement", "ShowStatement", "ShowColumnsStatement",
                     "ShowTablesStatement", "ShowIndexStatement" -> f.kinds.add(StatementKind.READ);
             case "Insert", "InsertBulk" -> f.op(StatementKind.WRITE, "insert");
             case "Update" -> f.op(StatementKind.WRITE, "update");

@@ -127,9 +127,11 @@ public final class SqlGuard {
             "SUMMARIZE", "GRANT", "REVOKE", "RENAME", "ATTACH", "DETACH", "VACUUM", "PRAGMA", "DO", "IMPORT",
             "EXPORT", "UNLOAD", "LOCK", "USE", "RESET", "BEGIN", "START", "COMMIT", "ROLLBACK");
 
-    /** Words that may start the statement after MariaDB's ANALYZE and its FORMAT option. */
-    private static final Set<String> ANALYZED_STATEMENT_STARTS = Set.of("SELECT", "WITH", "VALUES", "INSERT",
-            "UPDATE", "DELETE", "REPLACE");
+    /**
+     * Words that may start the statement after MariaDB's ANALYZE and its FORMAT option: reads only. ANALYZE of a
+     * write runs the write but answers with its plan, not its count, so the affected-rows ceiling could not see it.
+     */
+    private static final Set<String> ANALYZED_STATEMENT_STARTS = Set.of("SELECT", "WITH", "VALUES");
 
     /** Session and transaction control a writer may not run: the gateway owns the session and transaction. */
     private static final Set<String> CALL_OPS = Set.of("call", "exec", "execute");
@@ -207,6 +209,7 @@ public final class SqlGuard {
         } catch (JSQLParserException e) {
             parseProblem = describe(e, sql, 0);
         }
+        boolean explainedText = false;
         if (statement == null) {
             // EXPLAIN forms the parser lacks (EXPLAIN QUERY PLAN, EXPLAIN FORMAT=JSON, EXPLAIN PIPELINE, ...) and
             // MySQL/MariaDB's ANALYZE <statement>: the guard judges the explained statement as if it ran (MariaDB's
@@ -217,6 +220,7 @@ public final class SqlGuard {
                     Statements parsed = parse(parserText.substring(rest), profile);
                     if (parsed.size() == 1 && !(parsed.get(0) instanceof UnsupportedStatement)) {
                         statement = parsed.get(0);
+                        explainedText = true;
                     }
                 } catch (JSQLParserException e) {
                     parseProblem = describe(e, sql, rest);
@@ -229,6 +233,7 @@ public final class SqlGuard {
         Names names = new Names(options, lex.identifiers());
         try {
             AstSweep.Findings findings = AstSweep.sweep(statement, profile, options, names);
+            findings.explained |= explainedText;
             GuardResult result = decide(findings, options, profile);
             if (!options.masks().isEmpty()) {
                 result = result.withMasks(MaskTrace.trace(statement, lex, names, options, result.tables()));
@@ -491,6 +496,13 @@ public final class SqlGuard {
                     throw GuardException.writeOpNotAllowed("Session and transaction control (" + op.toUpperCase(
                             Locale.ROOT) + ") is not allowed: the gateway runs each call in its own session state.");
                 }
+            }
+            if (f.explained && kind != StatementKind.READ) {
+                // EXPLAIN ANALYZE (and MariaDB's ANALYZE) runs the write but answers with its plan: the
+                // affected-rows ceiling would count plan lines, not changed rows
+                throw GuardException.writeOpNotAllowed("EXPLAIN of a write is not allowed: EXPLAIN ANALYZE runs the "
+                        + "write and answers with its plan, which the gateway cannot hold to the key's limits; run the "
+                        + "write itself.");
             }
             if (o.allowedWriteOps() != null) {
                 for (String op : f.ops) {

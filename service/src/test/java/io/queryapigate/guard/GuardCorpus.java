@@ -240,7 +240,10 @@ final class GuardCorpus {
             mysql      | ro | read_only           | ANALYZE TABLE t
             mysql      | ro | read_only           | ANALYZE LOCAL TABLE t
             mysql      | ro | read_only           | ANALYZE FORMAT=JSON TABLE t
-            mysql      | rw ops=insert | write_op_not_allowed | ANALYZE DELETE FROM t
+            # ANALYZE of a write answers with a plan, not the count the affected-rows ceiling needs: refused for writers too
+            mysql      | rw ops=insert | sql_not_parseable | ANALYZE DELETE FROM t
+            mysql      | rw ops=delete | sql_not_parseable | ANALYZE DELETE FROM t
+            mysql      | rw ops=update | sql_not_parseable | ANALYZE UPDATE t SET a = 1
             pg         | ro | read_only           | ANALYZE SELECT * FROM t
             mysql      | ro | ok:read            | SHOW CREATE TABLE t
             mysql      | ro | ok:read            | SHOW VARIABLES LIKE 'max%'
@@ -374,6 +377,12 @@ final class GuardCorpus {
             pg    | rw ops=insert | ok:write ops=insert | WITH x AS (SELECT 1 AS a) INSERT INTO t SELECT a FROM x
             pg    | rw ops=insert | write_op_not_allowed | DELETE FROM t
             pg    | rw ops=insert | write_op_not_allowed | EXPLAIN ANALYZE DELETE FROM t
+            # EXPLAIN ANALYZE runs the write but answers with its plan: the affected-rows ceiling would count plan lines
+            pg    | rw ops=delete | write_op_not_allowed | EXPLAIN ANALYZE DELETE FROM t
+            pg    | rw | write_op_not_allowed | EXPLAIN (ANALYZE, FORMAT JSON) UPDATE t SET a = 1
+            mysql | rw | write_op_not_allowed | EXPLAIN ANALYZE DELETE FROM t
+            mysql | rw | write_op_not_allowed | EXPLAIN FORMAT=JSON DELETE FROM t
+            pg    | rw | ok:read r=public.t | EXPLAIN ANALYZE SELECT * FROM t
             pg    | rw ops=insert | write_op_not_allowed | WITH d AS (DELETE FROM t RETURNING *) INSERT INTO u SELECT * FROM d
             pg    | rw ops=insert | write_op_not_allowed | INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET b = 2
             pg    | rw ops=insert | write_op_not_allowed | SELECT * INTO new_table FROM t
