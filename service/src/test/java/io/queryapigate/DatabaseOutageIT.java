@@ -333,14 +333,17 @@ class DatabaseOutageIT {
         } finally {
             proxy.unfreeze();
         }
+        // a call whose pooled connection fails its check on the frozen network (the pool's validation, or a
+        // replacement's handshake) learns that the database does not answer: 503 database_unavailable, also bounded
         assertThat(frozen).allSatisfy(c -> {
-            assertThat(c.status()).as("%s", c).isEqualTo(504);
-            assertThat(c.code()).isEqualTo("query_timeout");
+            assertThat(c.status() + " " + c.code()).as("%s", c).isIn("504 query_timeout", "503 database_unavailable");
             assertThat(c.millis()).as("answered soon after the limit: %s", c)
-                    .isGreaterThanOrEqualTo(LIMIT.toMillis() - 100).isLessThan(LIMIT.toMillis() + 2_000);
+                    .isGreaterThanOrEqualTo(LIMIT.toMillis() - 100).isLessThan(LIMIT.toMillis() + 2_500);
         });
-        System.out.printf("DatabaseOutageIT %s frozen: %d calls answered 504 in %d..%d ms (limit %d ms)%n",
-                connection, frozen.size(), frozen.stream().mapToLong(Call::millis).min().orElse(0),
+        assertThat(frozen).as("the time limit fired").anyMatch(c -> c.status() == 504);
+        System.out.printf("DatabaseOutageIT %s frozen: %d calls answered (%d x 504) in %d..%d ms (limit %d ms)%n",
+                connection, frozen.size(), frozen.stream().filter(c -> c.status() == 504).count(),
+                frozen.stream().mapToLong(Call::millis).min().orElse(0),
                 frozen.stream().mapToLong(Call::millis).max().orElse(0), LIMIT.toMillis());
         for (int i = 0; i < 2 * POOL; i++) {
             Call after = call(connection, READ);
