@@ -124,6 +124,13 @@ pid_from() {
   [ -n "$p" ] && [ -r "/proc/$p/cmdline" ] && tr '\0' ' ' <"/proc/$p/cmdline" | grep -q -- "$pattern" && echo "$p"
 }
 
+# true once the process whose PID FILE holds has exited; right after a start it may not have exec'd its binary yet,
+# so a command-line check (pid_from) would call a starting server gone
+pid_gone() {
+  local p; p=$(head -n1 "$1" 2>/dev/null | tr -dc '0-9')
+  [ -z "$p" ] || ! kill -0 "$p" 2>/dev/null
+}
+
 port_busy() {
   if command -v ss >/dev/null 2>&1; then [ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]
   else (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; fi
@@ -678,7 +685,7 @@ start_otelcol() {
   fi
   wait_for otelcol 60 otelcol_up_or_gone && otelcol_ready
 }
-otelcol_up_or_gone() { otelcol_ready || ! otelcol_pid >/dev/null; }   # a collector that exited on a bad config: stop waiting
+otelcol_up_or_gone() { otelcol_ready || pid_gone "$OTELCOL_BASE/server.pid"; }   # a collector that exited on a bad config: stop waiting
 stop_otelcol() { local p; p=$(otelcol_pid) || return 0; stop_pid otelcol "$p" TERM 30; }
 
 # ---------------------------------------------------------------- FerretDB
@@ -722,7 +729,7 @@ start_ferretdb() {
   fi
   wait_for ferretdb 60 ferretdb_up_or_gone && ferretdb_ready
 }
-ferretdb_up_or_gone() { ferretdb_ready || ! ferretdb_pid >/dev/null; }
+ferretdb_up_or_gone() { ferretdb_ready || pid_gone "$FERRETDB_BASE/server.pid"; }
 stop_ferretdb() { local p; p=$(ferretdb_pid) || return 0; stop_pid ferretdb "$p" TERM 30; }
 
 # ---------------------------------------------------------------- common
