@@ -125,6 +125,8 @@ import io.queryapigate.resources.CollectionsResource;
 import io.queryapigate.resources.ConfigResource;
 import io.queryapigate.resources.ConnectionsResource;
 import io.queryapigate.resources.DocsResource;
+import io.queryapigate.console.ConsoleAssets;
+import io.queryapigate.console.ConsoleResource;
 import io.queryapigate.resources.ExamplesResource;
 import io.queryapigate.resources.AuditDeliveryResource;
 import io.queryapigate.resources.ExecuteMongoResource;
@@ -343,9 +345,10 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 }
             }
         });
+        ConsoleSessions consoleSessions = new ConsoleSessions(store.jdbi(), config.getSso() == null
+                ? java.time.Duration.ofHours(8) : config.getSso().sessionTtlValue(), clock, config.getAuth().getAdminKey());
         ConsoleSignIn consoleSignIn = config.getSso() == null ? null
-                : config.getSso().build(store.jdbi(), secretReferences, mapper, clock, audit);
-        ConsoleSessions consoleSessions = consoleSignIn == null ? null : consoleSignIn.sessions();
+                : config.getSso().build(store.jdbi(), secretReferences, mapper, clock, audit, consoleSessions);
         var jersey = environment.jersey();
         List.of(new ApiExceptionMapper(), new DialectExceptionMapper(), new JsonExceptionMapper(),
                 new WebApplicationExceptionMapper(), new ParamExceptionMapper(), new SecretUnavailableMapper(),
@@ -434,7 +437,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 config.getAgentWrites().approval());
         jersey.register(new WriteRequestsResource(agentWrites));
         jersey.register(new AdministratorsResource(administrators, mapper, clock));
-        jersey.register(new SsoResource(consoleSignIn, consoleSessions));
+        jersey.register(new SsoResource(consoleSignIn, consoleSessions, credentials));
         jersey.register(new ConnectionsResource(managedConnections, mapper));
         jersey.register(new SettingsResource(SettingsReport.of(config), new Rekey(store.jdbi(), secretBox,
                 (action, changes) -> audit.append(action, "secret_key", changes))));
@@ -456,6 +459,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new QuotaUsageResource(apiKeys, quotas, mapper));
         jersey.register(new DocsResource(DocsPage.of(
                 SwaggerUi.fromClassPath(GatewayApplication.class.getClassLoader()))));
+        jersey.register(new ConsoleResource(ConsoleAssets.load(), version()));
         Routes routes = new Routes();
         jersey.register(routes);
         CallableQueries callable = new CallableQueries(savedQueries, v -> savedQueries.resultColumns(v).orElse(null));

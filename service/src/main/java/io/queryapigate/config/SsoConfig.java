@@ -70,16 +70,22 @@ public class SsoConfig {
     @JsonProperty
     private Duration loginTtl = Duration.minutes(10);
 
+    /** How long a console session lasts ({@code sso.sessionTtl}): sessions started with a key last as long. */
+    public java.time.Duration sessionTtlValue() {
+        return java.time.Duration.ofMillis(sessionTtl.toMilliseconds());
+    }
+
     /**
      * Console sign-in as configured: its sessions in the store, the provider found through its discovery document.
      *
      * @throws IllegalArgumentException naming the key of a value that cannot work
      */
-    public ConsoleSignIn build(Jdbi jdbi, SecretResolver secrets, ObjectMapper mapper, Clock clock, AuditLog audit) {
+    public ConsoleSignIn build(Jdbi jdbi, SecretResolver secrets, ObjectMapper mapper, Clock clock, AuditLog audit,
+            ConsoleSessions sessions) {
         SsoSettings settings = settings(secrets);
         HttpClient http = HttpClient.newBuilder().connectTimeout(java.time.Duration.ofSeconds(5)).build();
         return new ConsoleSignIn(settings, new OidcProvider(settings.issuer(), http, mapper, clock),
-                new ConsoleSessions(jdbi, settings.sessionTtl(), clock), jdbi, secrets, http, mapper, clock, audit);
+                sessions, jdbi, secrets, http, mapper, clock, audit);
     }
 
     /**

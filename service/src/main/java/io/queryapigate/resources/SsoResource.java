@@ -10,6 +10,12 @@ import io.queryapigate.sso.ConsoleSessions;
 import io.queryapigate.sso.ConsoleSignIn;
 import io.queryapigate.sso.SsoSettings;
 import jakarta.servlet.http.HttpServletRequest;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.auth.AuthenticationException;
+import io.queryapigate.auth.Caller;
+import io.queryapigate.auth.Credentials;
+import io.queryapigate.auth.Identity;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.CookieParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -26,10 +32,11 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * Console sign-in through the identity provider ({@link ConsoleSignIn}): {@code GET /auth/sso/login} sends the
- * browser to the provider, {@code GET /auth/sso/callback} takes it back and starts a console session,
- * {@code GET /auth/session} says who is signed in, {@code POST /auth/logout} ends the session. Without {@code sso:}
- * in the YAML they answer 404 {@code not_found} ({@code /auth/session}: not signed in).
+ * Console sign-in: {@code POST /auth/console/sign-in} starts a session with the administrator key or a personal
+ * admin token; through the identity provider ({@link ConsoleSignIn}), {@code GET /auth/sso/login} sends the
+ * browser to the provider and {@code GET /auth/sso/callback} takes it back and starts one. {@code GET /auth/session}
+ * says who is signed in, {@code POST /auth/logout} ends the session. Without {@code sso:} in the YAML the two
+ * {@code /auth/sso/} routes answer 404 {@code not_found}.
  *
  * <p>Cookies, all {@code __Host-} (Secure, Path=/, no Domain): {@value #STATE_COOKIE} binds a sign-in under way to
  * the browser (HttpOnly, SameSite=Lax: the provider sends the browser back with a cross-site navigation);
@@ -44,11 +51,71 @@ public class SsoResource {
 
     private final ConsoleSignIn signIn;
     private final ConsoleSessions sessions;
+    private final Credentials credentials;
 
-    /** @param signIn null when console sign-in is not configured */
-    public SsoResource(ConsoleSignIn signIn, ConsoleSessions sessions) {
+    /** @param signIn null when console sign-in through SSO is not configured */
+    public SsoResource(ConsoleSignIn signIn, ConsoleSessions sessions, Credentials credentials) {
         this.signIn = signIn;
         this.sessions = sessions;
+        this.credentials = credentials;
+    }
+
+    /** What {@code POST /auth/console/sign-in} takes: the administrator key or a personal admin token. */
+    public record SignIn(@JsonProperty("secret") String secret) {}
+
+    /**
+     * Starts a console session with the administrator key of the YAML or a personal admin token ({@code qagadm_}):
+     * the session's cookies are set, the secret is kept nowhere. A scoped API key or a user's token is no way into
+     * the console: 403 {@code admin_only}. A request from a page of another origin is refused (403
+     * {@code csrf_failed}), so no other site can sign a browser in under an account of its choosing.
+     */
+    @POST
+    @Path("/console/sign-in")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response signInWithSecret(SignIn body, @HeaderParam("Origin") String origin,
+            @CookieParam(Sessions.COOKIE) String previous, @Context UriInfo uri, @Context HttpServletRequest request) {
+        if (origin != null && !sameOrigin(origin, request)) {
+            throw ApiException.forbidden("csrf_failed", "A console sign-in must come from the console's own page.");
+        }
+        String secret = body == null || body.secret() == null ? "" : body.secret().strip();
+        if (secret.isEmpty()) {
+            throw ApiException.badRequest("invalid_request", "The administrator key or a personal admin token is"
+                    + " needed in \"secret\".");
+        }
+        Caller caller;
+        try {
+            caller = credentials.authenticate(secret).orElseThrow(ApiException::unauthorized);
+        } catch (AuthenticationException e) {
+            throw ApiException.unauthorized();
+        }
+        Identity identity = caller.identity();
+        ConsoleSessions.Issued issued;
+        if (identity.kind() == Identity.Kind.BREAK_GLASS) {
+            issued = sessions.startWithAdminKey();
+        } else if (identity.kind() == Identity.Kind.ADMINISTRATOR && Caller.administratorId(caller.keyId()) > 0) {
+            issued = sessions.start(Caller.administratorId(caller.keyId()));
+        } else {
+            throw ApiException.forbidden("admin_only", "Only administrators sign in to the console: the"
+                    + " administrator key or a personal admin token.");
+        }
+        if (previous != null) {
+            sessions.end(previous);
+        }
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        out.put("signed_in", true);
+        out.put("admin", caller.name());
+        out.put("role", identity.role());
+        out.put("expires_at", ServerTime.format(issued.expiresAt()));
+        Duration ttl = sessions.ttl();
+        return Response.ok(out).header("Cache-Control", "no-store")
+                .header("Set-Cookie", cookie(Sessions.COOKIE, issued.sessionId(), ttl, true, "Strict"))
+                .header("Set-Cookie", cookie(CSRF_COOKIE, issued.csrfToken(), ttl, false, "Strict"))
+                .build();
+    }
+
+    private static boolean sameOrigin(String origin, HttpServletRequest request) {
+        String host = request.getHeader("Host");
+        return host != null && (origin.equals("http://" + host) || origin.equals("https://" + host));
     }
 
     @GET
@@ -101,7 +168,7 @@ public class SsoResource {
         body.put("sso", signIn != null);
         body.put("signed_in", false);
         body.put("sso_only", false);
-        if (signIn == null || sessionId == null) {
+        if (sessionId == null) {
             return Response.ok(body).header("Cache-Control", "no-store").build();
         }
         ConsoleSessions.Live live = sessions.find(sessionId).orElse(null);
@@ -110,9 +177,10 @@ public class SsoResource {
         }
         sessions.authenticate(sessionId, csrf);
         body.put("signed_in", true);
-        body.put("admin", live.administrator().name());
-        body.put("role", live.administrator().role());
-        body.put("email", live.administrator().email());
+        body.put("admin", live.caller().name());
+        body.put("role", live.caller().identity().role());
+        body.put("email", live.adminKey() ? null : live.administrator().email());
+        body.put("admin_key", live.adminKey());
         body.put("expires_at", ServerTime.format(live.session().expiresAt()));
         return Response.ok(body).header("Cache-Control", "no-store").build();
     }
@@ -121,7 +189,6 @@ public class SsoResource {
     @Path("/logout")
     public Response logout(@CookieParam(Sessions.COOKIE) String sessionId,
             @HeaderParam(Sessions.CSRF_HEADER) String csrf, @Context HttpServletRequest request) {
-        ConsoleSignIn on = configured();
         if (sessions.find(sessionId).isEmpty()) {
             return cleared(Response.fromResponse(ErrorResponses.of(request, 401, "unauthorized",
                     "Not signed in.", Map.of()))).build();
@@ -130,7 +197,7 @@ public class SsoResource {
         sessions.end(sessionId);
         ObjectNode body = JsonNodeFactory.instance.objectNode();
         body.put("signed_out", true);
-        body.put("provider_sign_out", on.providerSignOut());
+        body.put("provider_sign_out", signIn == null ? null : signIn.providerSignOut());
         return cleared(Response.ok(body)).build();
     }
 

@@ -2,6 +2,7 @@ package io.queryapigate.sso;
 
 import io.queryapigate.admins.AdminCallers;
 import io.queryapigate.auth.ApiKeyAuthFilter;
+import io.queryapigate.auth.ApiKeyAuthenticator;
 import io.queryapigate.auth.Caller;
 import io.queryapigate.auth.Identity;
 import io.queryapigate.auth.KeyHasher;
@@ -24,6 +25,10 @@ import org.jdbi.v3.core.Jdbi;
  * {@value ApiKeyAuthFilter.Sessions#CSRF_HEADER} on every request that uses the cookie; the store keeps only the
  * SHA-256 of each. Each request reads the session and its administrator from the store, so a sign-out, an expiry or
  * a deactivation ends it at once, on every instance. {@code last_seen_at} is written at most once a minute.
+ *
+ * <p>A session belongs to a named administrator (signed in through the identity provider or with a personal admin
+ * token; {@code admin_sessions}) or to the administrator key of the YAML ({@code key_sessions}): such a session
+ * holds a check of the key it was started with and ends when the YAML's key changes or goes.
  */
 public final class ConsoleSessions implements ApiKeyAuthFilter.Sessions {
     static final Duration SEEN_INTERVAL = Duration.ofMinutes(1);
@@ -32,17 +37,55 @@ public final class ConsoleSessions implements ApiKeyAuthFilter.Sessions {
     /** A new session's secrets, given to the browser once: the store has only their hashes. */
     public record Issued(long id, String sessionId, String csrfToken, long expiresAt) {}
 
-    /** A live session and who it belongs to. */
-    public record Live(AdminSessionRow session, AdministratorRow administrator, Caller caller) {}
+    /**
+     * A live session and who it belongs to.
+     *
+     * @param administrator null for a session of the administrator key
+     */
+    public record Live(AdminSessionRow session, AdministratorRow administrator, Caller caller) {
+        /** Started with the administrator key of the YAML. */
+        public boolean adminKey() {
+            return administrator == null;
+        }
+    }
 
     private final Jdbi jdbi;
     private final Duration ttl;
     private final Clock clock;
+    private final String keyCheck;
 
-    public ConsoleSessions(Jdbi jdbi, Duration ttl, Clock clock) {
+    /**
+     * @param adminKey the administrator key of the YAML, or null when it has none (no session of the key is live)
+     */
+    public ConsoleSessions(Jdbi jdbi, Duration ttl, Clock clock, String adminKey) {
         this.jdbi = jdbi;
         this.ttl = ttl;
         this.clock = clock;
+        this.keyCheck = adminKey == null ? null
+                : KeyHasher.hashHex(java.util.HexFormat.of().formatHex(KeyHasher.sha256(adminKey)));
+    }
+
+    /** How long a session lasts. */
+    public Duration ttl() {
+        return ttl;
+    }
+
+    /** Starts a session for the administrator key of the YAML; fails when there is none. */
+    public Issued startWithAdminKey() {
+        if (keyCheck == null) {
+            throw new IllegalStateException("no administrator key in the YAML");
+        }
+        String sessionId = random();
+        String csrf = random();
+        long now = clock.millis();
+        long expiresAt = now + ttl.toMillis();
+        long id = jdbi.inTransaction(h -> {
+            SsoDao dao = h.attach(SsoDao.class);
+            dao.forgetExpiredKeySessions(now);
+            return dao.startKeySession(KeyHasher.hashHex(sessionId), keyCheck, KeyHasher.hashHex(csrf), now,
+                    expiresAt);
+        });
+        return new Issued(id, sessionId, csrf, expiresAt);
     }
 
     /** Starts a session for the administrator {@code adminId}; expired sessions of anyone are removed on the way. */
@@ -78,10 +121,12 @@ public final class ConsoleSessions implements ApiKeyAuthFilter.Sessions {
         }
         String idHash = KeyHasher.hashHex(sessionId);
         return jdbi.withHandle(h -> {
-            Optional<AdminSessionRow> session = h.attach(SsoDao.class).session(idHash)
-                    .filter(s -> s.expiresAt() > clock.millis());
+            SsoDao dao = h.attach(SsoDao.class);
+            Optional<AdminSessionRow> session = dao.session(idHash).filter(s -> s.expiresAt() > clock.millis());
             if (session.isEmpty()) {
-                return Optional.empty();
+                return keyCheck == null ? Optional.empty() : dao.keySession(idHash, keyCheck)
+                        .filter(s -> s.expiresAt() > clock.millis())
+                        .map(s -> new Live(s, null, ApiKeyAuthenticator.adminKeyCaller()));
             }
             AdministratorDao admins = h.attach(AdministratorDao.class);
             Optional<AdministratorRow> admin = admins.findById(session.get().adminId())
@@ -94,7 +139,12 @@ public final class ConsoleSessions implements ApiKeyAuthFilter.Sessions {
     /** Ends the session with this id, if there is one. */
     public void end(String sessionId) {
         if (sessionId != null && !sessionId.isEmpty() && sessionId.length() <= 200) {
-            jdbi.onDemand(SsoDao.class).endSession(KeyHasher.hashHex(sessionId));
+            String idHash = KeyHasher.hashHex(sessionId);
+            jdbi.useTransaction(h -> {
+                SsoDao dao = h.attach(SsoDao.class);
+                dao.endSession(idHash);
+                dao.endKeySession(idHash);
+            });
         }
     }
 
@@ -105,7 +155,9 @@ public final class ConsoleSessions implements ApiKeyAuthFilter.Sessions {
         }
         jdbi.useTransaction(h -> {
             SsoDao dao = h.attach(SsoDao.class);
-            if (dao.noteSessionSeen(live.session().id(), now, now - SEEN_INTERVAL.toMillis()) == 1) {
+            if (live.adminKey()) {
+                dao.noteKeySessionSeen(live.session().id(), now, now - SEEN_INTERVAL.toMillis());
+            } else if (dao.noteSessionSeen(live.session().id(), now, now - SEEN_INTERVAL.toMillis()) == 1) {
                 dao.noteAdministratorSeen(live.administrator().id(), now);
             }
         });

@@ -75,4 +75,23 @@ public interface SsoDao {
 
     @SqlUpdate("DELETE FROM admin_sessions WHERE id_hash = :idHash")
     int endSession(@Bind("idHash") String idHash);
+
+    @SqlUpdate("DELETE FROM key_sessions WHERE expires_at < :now")
+    int forgetExpiredKeySessions(@Bind("now") long now);
+
+    @SqlQuery("INSERT INTO key_sessions (id_hash, key_check, csrf_hash, created_at, expires_at, last_seen_at)"
+            + " VALUES (:idHash, :keyCheck, :csrfHash, :now, :expiresAt, :now) RETURNING id")
+    long startKeySession(@Bind("idHash") String idHash, @Bind("keyCheck") String keyCheck,
+            @Bind("csrfHash") String csrfHash, @Bind("now") long now, @Bind("expiresAt") long expiresAt);
+
+    /** A session started with the administrator key, while that key is still {@code keyCheck}'s (admin id 0). */
+    @SqlQuery("SELECT id, id_hash, 0 AS admin_id, csrf_hash, created_at, expires_at, last_seen_at FROM key_sessions"
+            + " WHERE id_hash = :idHash AND key_check = :keyCheck")
+    Optional<AdminSessionRow> keySession(@Bind("idHash") String idHash, @Bind("keyCheck") String keyCheck);
+
+    @SqlUpdate("UPDATE key_sessions SET last_seen_at = :now WHERE id = :id AND last_seen_at <= :before")
+    int noteKeySessionSeen(@Bind("id") long id, @Bind("now") long now, @Bind("before") long before);
+
+    @SqlUpdate("DELETE FROM key_sessions WHERE id_hash = :idHash")
+    int endKeySession(@Bind("idHash") String idHash);
 }
