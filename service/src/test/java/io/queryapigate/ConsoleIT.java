@@ -42,6 +42,7 @@ class ConsoleIT {
     @AfterAll
     static void closeBrowser() {
         if (browser != null) {
+            System.out.println("ConsoleIT: Chromium " + browser.cost());
             browser.close();
         }
     }

@@ -54,6 +54,11 @@ public final class ConsoleBrowser implements AutoCloseable {
         return chromium.driver();
     }
 
+    /** What the browser costs now ({@link TestingChromium#cost()}), for docs/testing.md. */
+    public String cost() {
+        return chromium.cost();
+    }
+
     /** The gateway's address. */
     public String base() {
         return base;
