@@ -97,7 +97,7 @@ public final class AgentUsage {
         return out;
     }
 
-    private static int hours(String text) {
+    static int hours(String text) {
         int hours;
         try {
             hours = Integer.parseInt(text.strip());
