@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queryapigate.events.EventLog;
 import io.queryapigate.http.ServerTime;
-import io.queryapigate.listing.ListingParams;
 import io.queryapigate.scope.Scope;
 import io.queryapigate.store.HistorySummaryDao;
 import io.queryapigate.store.SavedQueryRow;
@@ -42,16 +41,9 @@ public final class HistorySummary {
      * 400 {@code invalid_filter} naming it.
      */
     public ObjectNode of(String since, String until, String hours) {
-        long now = clock.getAsLong();
-        if (!ListingParams.blank(hours) && !ListingParams.blank(since)) {
-            throw ListingParams.invalid("hours", "Give since or hours, not both");
-        }
-        long window = (ListingParams.blank(hours) ? 1 : AgentUsage.hours(hours)) * HOUR_MS;
-        long from = ListingParams.bound(since, "since", now - window);
-        long to = ListingParams.bound(until, "until", now + 1000);
-        if (from >= to) {
-            throw ListingParams.invalid("since", "since must be before until");
-        }
+        AgentUsage.Window w = AgentUsage.window(since, until, hours, clock.getAsLong(), HOUR_MS);
+        long from = w.from();
+        long to = w.to();
         events.flushAll();
         String workspace = Scope.current();
         HistorySummaryDao.Totals t = dao.totals(from, to, workspace);
