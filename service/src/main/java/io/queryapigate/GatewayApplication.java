@@ -410,6 +410,8 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 new QueryAnalysis(savedQueries.definitions()), history));
         jersey.register(new HistoryResource(history));
         jersey.register(new AgentUsageResource(new AgentUsage(store, events, history, clock::millis)));
+        jersey.register(new io.queryapigate.resources.HistorySummaryResource(
+                new io.queryapigate.history.HistorySummary(store, events, clock::millis)));
         jersey.register(new EventsResource(config.getEvents().getLive().build(store, config.getStore(), history,
                 environment), credentials, consoleSessions));
         jersey.register(new CacheEntriesResource(new CacheEntries(responses, clock, about -> about == null

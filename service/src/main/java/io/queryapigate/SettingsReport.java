@@ -103,6 +103,26 @@ final class SettingsReport {
                         SettingsView.row("CORS origins", "Browser origins allowed to call the API.",
                                 "QUERYAPIGATE_CORS_ORIGINS", "security.corsOrigins", security.getCorsOrigins().isEmpty()
                                         ? "off" : String.join(", ", security.getCorsOrigins()), "off"))),
+                new Section("shedding", "Load shedding & slow clients", "How many calls wait for a database"
+                        + " session, and how slow or greedy a client may be before it is turned away.", List.of(
+                        SettingsView.row("Max waiting calls", "Calls of one connection that may wait for a session;"
+                                + " one more is refused with 503 overloaded (-1: no bound).", "",
+                                "limits.maxWaitingCalls", Integer.toString(limits.getMaxWaitingCalls()),
+                                Integer.toString(limitsDefault.getMaxWaitingCalls())),
+                        SettingsView.row("Max wait", "The longest a call waits for a session before 503 overloaded.",
+                                "", "limits.maxWait", duration(limits.getMaxWait()),
+                                duration(limitsDefault.getMaxWait())),
+                        SettingsView.row("Header timeout", "How long a request's line and headers may take to"
+                                + " arrive (0: only the idle timeout).", "", "limits.headerTimeout",
+                                duration(limits.getHeaderTimeout()), duration(limitsDefault.getHeaderTimeout())),
+                        SettingsView.row("Min request body rate", "The slowest a request body may arrive, a second,"
+                                + " after its first 2 s (0: only the idle timeout).", "", "limits.minRequestBodyRate",
+                                size(limits.getMinRequestBodyRate()) + "/s",
+                                size(limitsDefault.getMinRequestBodyRate()) + "/s"),
+                        SettingsView.row("Max connections per address", "Connections one client address may hold"
+                                + " open on a connector (0: no bound).", "", "limits.maxConnectionsPerAddress",
+                                Integer.toString(limits.getMaxConnectionsPerAddress()),
+                                Integer.toString(limitsDefault.getMaxConnectionsPerAddress())))),
                 new Section("history", "Run history", "What each call leaves behind, and for how long.", List.of(
                         SettingsView.row("History limit", "Runs kept per saved-query version.",
                                 "QUERYAPIGATE_HISTORY_LIMIT", "events.historyPerVersion",

@@ -82,6 +82,7 @@ public final class CallRecorder {
         private Long queryId;
         private Integer version;
         private String connection;
+        private boolean cacheHit;
 
         private Call(CallRequest request) {
             this.caller = request.caller();
@@ -102,6 +103,11 @@ public final class CallRecorder {
         /** The connection the call runs on, once decided. */
         void connection(String name) {
             this.connection = name;
+        }
+
+        /** The call is answered from the response cache. */
+        void cacheHit() {
+            this.cacheHit = true;
         }
 
         public void succeeded(long rows, long bytes) {
@@ -146,7 +152,7 @@ public final class CallRecorder {
             }
             events.record(new EventRow(clock.millis(), requestId, caller.keyId(), queryId, version, sqlHash,
                     connection, status, rows, nanos / 1_000, bytes, errorCode, caller.identity().role(),
-                    tracing.currentTraceId(), transport));
+                    tracing.currentTraceId(), transport, cacheHit));
         }
     }
 

@@ -147,8 +147,11 @@ public final class QueryService {
                     return result; // a stream records its own end, after the response began
                 }
                 result = cache.store(statement, result);
-            } else if (span.isRecording()) {
-                span.setAttribute(CACHE, "hit");
+            } else {
+                call.cacheHit();
+                if (span.isRecording()) {
+                    span.setAttribute(CACHE, "hit");
+                }
             }
             if (span.isRecording()) {
                 span.setAttribute(ROWS, result.rows());

@@ -69,15 +69,9 @@ public final class AgentUsage {
      */
     public ObjectNode agents(String since, String until, String hours) {
         long now = clock.getAsLong();
-        if (!ListingParams.blank(hours) && !ListingParams.blank(since)) {
-            throw ListingParams.invalid("hours", "Give since or hours, not both");
-        }
-        long window = ListingParams.blank(hours) ? DEFAULT_WINDOW_MS : hours(hours) * HOUR_MS;
-        long from = ListingParams.bound(since, "since", now - window);
-        long to = ListingParams.bound(until, "until", now + 1000);
-        if (from >= to) {
-            throw ListingParams.invalid("since", "since must be before until");
-        }
+        Window w = window(since, until, hours, now, DEFAULT_WINDOW_MS);
+        long from = w.from();
+        long to = w.to();
         events.flushAll();
         List<RunRow> calls = new ArrayList<>();
         store.history().mcpCalls(from, to, Scope.current(), maxScan + 1, calls::add);
@@ -95,6 +89,27 @@ public final class AgentUsage {
                 .outcomes(Scope.current(), from, to);
         summarise(calls, writes, now).forEach(items::add);
         return out;
+    }
+
+    /** A window of calls, {@code [from, to)} in epoch milliseconds. */
+    record Window(long from, long to) {}
+
+    /**
+     * The window a request asks for: {@code since}/{@code until}, or the last {@code hours} by the server's clock
+     * ({@code now}), by default the last {@code defaultMs}; a bad or contradictory value is 400 {@code invalid_filter}
+     * naming it.
+     */
+    static Window window(String since, String until, String hours, long now, long defaultMs) {
+        if (!ListingParams.blank(hours) && !ListingParams.blank(since)) {
+            throw ListingParams.invalid("hours", "Give since or hours, not both");
+        }
+        long window = ListingParams.blank(hours) ? defaultMs : hours(hours) * HOUR_MS;
+        long from = ListingParams.bound(since, "since", now - window);
+        long to = ListingParams.bound(until, "until", now + 1000);
+        if (from >= to) {
+            throw ListingParams.invalid("since", "since must be before until");
+        }
+        return new Window(from, to);
     }
 
     private static int hours(String text) {

@@ -26,7 +26,7 @@ public final class EventBatchWriter {
     public static final String WRITING = "SELECT pg_advisory_xact_lock_shared(" + LIVE_LOCK + ")";
     private static final String INSERT_EVENT = "INSERT INTO events (at_ms, request_id, key_id, query_id, version,"
             + " sql_hash, connection, status, rows_out, duration_us, bytes_out, error_code, role, trace_id,"
-            + " transport) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " transport, cache_hit) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String INSERT_RUN = "INSERT INTO run_history (query_id, version, at_ms, request_id, key_id,"
             + " connection, status, rows_out, duration_us, error_code, trace_id, transport)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
@@ -172,6 +172,11 @@ public final class EventBatchWriter {
         s.setString(13, e.role());
         s.setString(14, e.traceId());
         s.setString(15, e.transport());
+        if (e.cacheHit()) {
+            s.setInt(16, 1);
+        } else {
+            s.setNull(16, java.sql.Types.SMALLINT);
+        }
         s.addBatch();
     }
 

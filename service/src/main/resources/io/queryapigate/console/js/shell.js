@@ -78,7 +78,7 @@
     const app = document.getElementById('app');
     const nav = h('nav', { id: 'menu', 'aria-label': 'Console' }, h('ul', null,
       QAG.screens.filter((s) => s.nav && (!s.capability || QAG.can(s.capability)))
-        .sort((a, b) => (a.nav.order || 50) - (b.nav.order || 50))
+        .sort((a, b) => (a.nav.order ?? 50) - (b.nav.order ?? 50))
         .map((s) => h('li', null, QAG.link(s.path, s.nav.label)))));
     const menuButton = h('button', { type: 'button', class: 'btn plain menu-toggle', 'aria-controls': 'menu',
       'aria-expanded': 'false' }, 'Menu');
