@@ -283,6 +283,10 @@ class ConsoleQueriesIT {
         assertThat(http().get("/api/v1/queries/console-view", KEY).json().get("published_version").asInt())
                 .as("still the first version").isEqualTo(1);
         browser.assertAccessible("a query's page for a viewer");
+
+        browser.go("/queries/no-such-query").waitForScreen("/queries/:name");
+        assertThat(browser.waitFor("main h1").getText()).isEqualTo("Query no-such-query");
+        assertThat(browser.waitFor("main .error").getText()).contains("query_not_found");
         browser.signOut();
     }
 }

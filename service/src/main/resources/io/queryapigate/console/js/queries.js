@@ -265,7 +265,16 @@
     capability: 'queries.read',
     render: async (main, params, query) => {
       const name = params.name;
-      let { q, etag } = await loadQuery(name);
+      let loaded;
+      try {
+        loaded = await loadQuery(name);
+      } catch (err) {
+        if (err instanceof QAG.ApiError && err.status === 401) throw err;
+        QAG.fill(main, h('h1', null, 'Query ', h('span', { class: 'q-title' }, name)), QAG.errorView(err),
+          h('p', null, QAG.link('/queries', '← All queries')));
+        return null;
+      }
+      const { q, etag } = loaded;
       const canWrite = QAG.can('queries.write');
       const byVersion = new Map(q.versions.map((v) => [v.version, v]));
       const served = q.published_version != null ? byVersion.get(q.published_version) : null;
