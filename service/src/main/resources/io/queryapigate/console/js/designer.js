@@ -198,7 +198,7 @@
       QAG.field({ label: 'Description', name: 'description', value: version ? version.description : '' }),
       QAG.field({ label: 'SQL', name: 'sql', type: 'textarea', rows: 8, value: version ? version.sql : '',
         required: true, help: 'Parameters are :name markers' }));
-    const editor = QAG.sqlEditor(form.querySelector('textarea[name=sql]'));
+    let editor = null; // CodeMirror measures its place: made once the form is in the page
 
     // ------------------------------------------------------------ the parameter rules
     const list = h('div', { class: 'param-list' });
@@ -252,6 +252,7 @@
       }
       runButton.disabled = true;
       previewOut.setAttribute('aria-busy', 'true');
+      QAG.fill(previewOut, h('p', { class: 'muted' }, 'Running page ' + p + '...'));
       try {
         const answer = await QAG.post('/api/v1/queries/preview', { connection_name: form.elements.connection_name
           .value, sql: editor.value(), parameters: rulesOf(list), params: given, page, page_size: PREVIEW_PAGE });
@@ -323,7 +324,7 @@
         valuesBox, h('div', { class: 'actions' }, runButton), previewOut),
       h('section', { class: 'card' }, h('h2', null, 'Save'),
         h('div', { class: 'actions' }, saveButton, publishButton), saveOut)]);
-    editor.editor && editor.editor.refresh();
+    editor = QAG.sqlEditor(form.querySelector('textarea[name=sql]'));
   }
 
   QAG.screen({ path: '/designer', title: 'New query', nav: { label: 'New query', order: 12 },
