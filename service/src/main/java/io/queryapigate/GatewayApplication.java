@@ -131,6 +131,7 @@ import io.queryapigate.resources.ExamplesResource;
 import io.queryapigate.resources.AuditDeliveryResource;
 import io.queryapigate.resources.ExecuteMongoResource;
 import io.queryapigate.resources.ExecuteSqlResource;
+import io.queryapigate.resources.QueryPreviewResource;
 import io.queryapigate.resources.HealthResource;
 import io.queryapigate.resources.EventsResource;
 import io.queryapigate.resources.HistoryResource;
@@ -401,6 +402,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
                 && !c.isHealthy()));
         jersey.register(new QueryResource(queries, callLimits.paging()));
         jersey.register(new ExecuteSqlResource(queries, callLimits.paging()));
+        jersey.register(new QueryPreviewResource(queries, callLimits.paging(), mapper));
         jersey.register(new ExecuteMongoResource(queries, callLimits.paging()));
         RunHistory history = new RunHistory(store, events, quotas, audit);
         QueryCollections collections = new QueryCollections(savedQueries);

@@ -330,6 +330,17 @@ class WorkspaceScopingIT {
                     assertThat(v.body().replace("a_conn", "")).as(operation)
                             .isEqualTo(nobodys.body().replace(MISSING, ""));
                 }
+                case "POST /api/v1/queries/preview" -> {
+                    Reply run = http.post("/w/team-b" + path, secret, Http.json(Map.of("sql", "SELECT v FROM t",
+                            "connection_name", "a_conn")));
+                    Reply nobodys = http.post("/w/team-b" + path, secret, Http.json(Map.of("sql",
+                            "SELECT v FROM t", "connection_name", MISSING)));
+                    assertThat(run.status()).as(operation + ": " + run.body()).isIn(403, 404);
+                    assertThat(run.json().get("code").asText()).as(operation)
+                            .isEqualTo(nobodys.json().get("code").asText());
+                    assertThat(run.json().get("error").asText().replace("a_conn", "")).as(operation)
+                            .isEqualTo(nobodys.json().get("error").asText().replace(MISSING, ""));
+                }
                 case "POST /api/v1/api-keys" -> {
                     http.post("/w/team-b" + path, secret, Http.json(Map.of("name", "b_new", "connections",
                             List.of("a_conn")))).assertRefused(400, "invalid_body");

@@ -33,6 +33,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Runs one call, a saved query or ad-hoc SQL, as the request's story: check the key's quota, authorise and resolve
@@ -123,18 +124,52 @@ public final class QueryService {
         }
     }
 
+    /** What a preview ran: its answer and the guard's verdict on the statement. */
+    public record Previewed(CallResult result, GuardResult verdict) {}
+
+    /**
+     * The Console designer's preview ({@code POST /api/v1/queries/preview}): ad-hoc SQL given with a saved query's
+     * parameter {@code rules}, run as that saved query would run for this caller (the caller's grant of the
+     * connection, the guard as for the caller, the values resolved and bound by the rules, the caller's limits,
+     * masking and time limit, a page of JSON), but only as a read: a write is refused by the guard, never run.
+     * Never cached; recorded as an ad-hoc call.
+     */
+    public Previewed preview(CallRequest request, ParamRules rules) {
+        if (request.isSavedQuery() || request.output().stream() || !"sql".equals(request.language())) {
+            throw new IllegalArgumentException("a preview is unsaved SQL, unstreamed");
+        }
+        Span span = tracing.start("preview");
+        GuardResult[] verdict = {null};
+        try (Scope ignored = tracing.enter(span)) {
+            CallResult result = run(request, span, 0, r -> {
+                CheckedStatement s = previewed(r, rules);
+                verdict[0] = s.verdict();
+                return s;
+            });
+            return new Previewed(result, verdict[0]);
+        } finally {
+            span.end();
+        }
+    }
+
     private CallResult run(CallRequest request, Span span) {
         return run(request, span, 0);
     }
 
     private CallResult run(CallRequest request, Span span, long maxAffectedRows) {
+        return run(request, span, maxAffectedRows, null);
+    }
+
+    /** @param statementOf what the call runs, or null for a saved query's or ad-hoc SQL's own statement */
+    private CallResult run(CallRequest request, Span span, long maxAffectedRows,
+            Function<CallRequest, CheckedStatement> statementOf) {
         request = smallerPage(request);
         CallRecorder.Call call = recorder.start(request);
         CheckedStatement statement = null;
         boolean streaming = false;
         try {
             quotas.check(request.caller());
-            statement = check(request, call);
+            statement = check(request, call, statementOf);
             if (maxAffectedRows > 0) {
                 statement = asAgentWrite(statement, maxAffectedRows);
             }
@@ -191,9 +226,11 @@ public final class QueryService {
      * The statement checked and its connection entered, so a replacement of the connection lets this call finish on
      * it; checked again when the connection was replaced or removed between the look-up and the entry.
      */
-    private CheckedStatement check(CallRequest request, CallRecorder.Call call) {
+    private CheckedStatement check(CallRequest request, CallRecorder.Call call,
+            Function<CallRequest, CheckedStatement> statementOf) {
         for (int attempt = 0; attempt < 10; attempt++) {
-            CheckedStatement statement = request.isSavedQuery() ? savedQuery(request, call) : adHoc(request);
+            CheckedStatement statement = statementOf != null ? statementOf.apply(request)
+                    : request.isSavedQuery() ? savedQuery(request, call) : adHoc(request);
             if (statement.connection().enter()) {
                 return statement;
             }
@@ -328,6 +365,33 @@ public final class QueryService {
             Span.current().setAttribute(DIALECT, connection.dialectName());
         }
         List<Parameter> parameters = ParamRules.bindAdHoc(text.markers(), request.jsonParams());
+        Duration timeout = Timeouts.effective(Timeouts.forCaller(connection.timeout(), caller), request.timeout());
+        return new CheckedStatement(connection, text.jdbcSql(), parameters, verdict, timeout,
+                maskPlan(caller, connection, verdict), null, 0, null);
+    }
+
+    /** A preview's statement: as a saved query of this caller on that connection with these rules, read-only. */
+    private CheckedStatement previewed(CallRequest request, ParamRules rules) {
+        Caller caller = request.caller();
+        String connectionName = request.connection();
+        if (connectionName == null || connectionName.isBlank()) {
+            throw ApiException.badRequest("connection_required", "connection_name is required.");
+        }
+        if (!caller.canUseConnection(connectionName)) {
+            throw ApiException.forbidden("connection_not_granted", "You may not run SQL on the connection '"
+                    + connectionName + "'.");
+        }
+        if (request.sql() == null || request.sql().isBlank()) {
+            throw ApiException.badRequest("sql_required", "sql is required.");
+        }
+        Connection connection = connection(caller, connectionName);
+        sameLanguage("sql", connection);
+        SqlText text = SqlText.parse(request.sql(), connection.lexicalRules());
+        SqlShape.checkShape(text, maxSqlLength);
+        rules.checkAgainst(text.markerNames());
+        GuardResult verdict = guard(caller, connection, text.jdbcSql(), true);
+        Map<String, Object> values = rules.resolve(request.textParams(), request.jsonParams(), claims(caller));
+        List<Parameter> parameters = rules.bind(text.markers(), values);
         Duration timeout = Timeouts.effective(Timeouts.forCaller(connection.timeout(), caller), request.timeout());
         return new CheckedStatement(connection, text.jdbcSql(), parameters, verdict, timeout,
                 maskPlan(caller, connection, verdict), null, 0, null);
