@@ -340,11 +340,12 @@
         const table = QAG.table({ rows: rows.slice(0, shown), empty: q ? 'No key matches "' + q + '".'
           : 'No API keys yet.', columns: [
           { label: 'Name', value: (k) => QAG.link('/keys/' + encodeURIComponent(k.name), k.name) },
-          { label: 'Role', value: (k) => k.role || '' },
+          { label: 'Role', value: (k) => (k.role ? QAG.link('/roles/' + encodeURIComponent(k.role), k.role)
+            : h('span', { class: 'muted' }, 'none')) },
           { label: 'Grants', value: (k) => QAG.grantsSummary(k.effective_grants || k) },
           { label: 'State', value: QAG.keyState },
-          { label: 'Expires', value: (k) => k.expires_at || 'never' },
-          { label: 'Last used', value: (k) => k.last_used_at || 'never' },
+          { label: 'Expires', class: 'nowrap', value: (k) => k.expires_at || 'never' },
+          { label: 'Last used', class: 'nowrap', value: (k) => k.last_used_at || 'never' },
           { label: 'Calls', class: 'num', value: (k) => QAG.num(k.usage ? k.usage.queries : 0) },
         ] });
         const t = table.querySelector('table');
@@ -396,7 +397,7 @@
       try {
         const page = await QAG.get('/api/v1/history' + QAG.qs({ key: name, limit: ACTIVITY }));
         const table = QAG.table({ rows: page.items || [], empty: 'No calls with this key yet.', columns: [
-          { label: 'When', value: (r) => r.executed_at },
+          { label: 'When', class: 'nowrap', value: (r) => r.executed_at },
           { label: 'What', value: (r) => (r.query ? QAG.link('/queries/' + encodeURIComponent(r.query), r.query)
             : r.kind === 'adhoc' ? 'ad-hoc SQL' : '(refused before a query)') },
           { label: 'Status', value: (r) => QAG.badge(String(r.http_status || r.status),
