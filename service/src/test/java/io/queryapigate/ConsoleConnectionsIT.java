@@ -55,6 +55,21 @@ class ConsoleConnectionsIT {
         });
     }
 
+    /** Signs in with the README's key, follows the menu's {@code label}, and forgets what earlier tests logged. */
+    private static void openAsAdmin(String label, String screen) {
+        browser.signIn(KEY).menu(label).waitForScreen(screen);
+        browser.consoleErrors();
+    }
+
+    /** Checks the page with axe-core at 1280x800 and at a phone's width, and takes its two screenshots. */
+    private static void shotAtBothWidths(String name, String where) {
+        browser.assertAccessible(where);
+        browser.screenshot(name, true);
+        browser.driver().manage().window().setSize(new Dimension(390, 844));
+        browser.assertAccessible(where + " at a phone's width");
+        browser.driver().manage().window().setSize(new Dimension(1280, 800));
+    }
+
     /** Clicks a button after scrolling it to the middle of the window, clear of the sticky header. */
     private static void press(String css) {
         WebElement button = browser.waitFor(css);
@@ -64,8 +79,7 @@ class ConsoleConnectionsIT {
 
     @Test
     void theYamlConnectionsAreListedReadOnlyWithTheirStatus() {
-        browser.signIn(KEY).menu("Connections").waitForScreen("/connections");
-        browser.consoleErrors(); // what earlier tests left
+        openAsAdmin("Connections", "/connections");
         assertThat(statusOf("demo")).isEqualTo("ok");
         assertThat(statusOf("demo_sqlite")).isEqualTo("ok");
         for (String name : List.of("demo", "demo_sqlite")) {
@@ -75,11 +89,7 @@ class ConsoleConnectionsIT {
         assertThat(browser.waitFor("tr[data-connection=demo]").getText()).contains("duckdb").contains("read-only");
         assertThat(browser.waitFor("tr[data-connection=demo_sqlite]").getText()).contains("sqlite")
                 .contains("as keys allow");
-        browser.assertAccessible("the connections list");
-        browser.screenshot("connections", true);
-        browser.driver().manage().window().setSize(new Dimension(390, 844));
-        browser.assertAccessible("the connections list at a phone's width");
-        browser.driver().manage().window().setSize(new Dimension(1280, 800));
+        shotAtBothWidths("connections", "the connections list");
 
         browser.clickText("demo").waitForScreen("/connections/:name");
         assertThat(browser.waitFor(".read-only-note").getText()).contains("YAML").contains("read-only");
@@ -95,8 +105,7 @@ class ConsoleConnectionsIT {
 
     @Test
     void anApiManagedConnectionIsCreatedTestedEditedAndDeletedFromTheScreens() {
-        browser.signIn(KEY).menu("Connections").waitForScreen("/connections");
-        browser.consoleErrors(); // what earlier tests left
+        openAsAdmin("Connections", "/connections");
         browser.clickText("New connection").waitForScreen("/connections/new");
         browser.type("input[name=name]", "console_extra");
         browser.type("input[name=dialect]", "sqlite");
@@ -110,6 +119,7 @@ class ConsoleConnectionsIT {
         assertThat(browser.waitFor(".form-errors .error").getText()).contains("invalid_body");
         assertThat(http().get("/api/v1/connections/console_extra", KEY).status()).isEqualTo(404);
         browser.assertAccessible("the new-connection form with a field error");
+        browser.js("document.querySelector('[data-action=create-connection]').scrollIntoView({block: 'end'});");
         browser.screenshot("connection-new", false);
 
         browser.type("input[name=pool_size]", "2");
@@ -164,8 +174,7 @@ class ConsoleConnectionsIT {
 
     @Test
     void demosSchemaIsBrowsedDownToFilmsColumnsAndADescriptionIsWrittenInPlace() {
-        browser.signIn(KEY).menu("Schema").waitForScreen("/schema");
-        browser.consoleErrors(); // what earlier tests left
+        openAsAdmin("Schema", "/schema");
         browser.clickText("demo").waitForScreen("/connections/:name/schema");
         browser.type("input[name=table-filter]", "fil");
         browser.click("a[data-table='main.film']");
@@ -196,11 +205,7 @@ class ConsoleConnectionsIT {
         browser.go("/connections/demo/schema?table=main.film");
         assertThat(browser.waitFor("tr[data-column=title] .schema-desc-text").getText())
                 .isEqualTo("The film's title, as on the box");
-        browser.assertAccessible("the schema browser");
-        browser.screenshot("schema", true);
-        browser.driver().manage().window().setSize(new Dimension(390, 844));
-        browser.assertAccessible("the schema browser at a phone's width");
-        browser.driver().manage().window().setSize(new Dimension(1280, 800));
+        shotAtBothWidths("schema", "the schema browser");
         assertThat(browser.consoleErrors()).isEmpty();
     }
 

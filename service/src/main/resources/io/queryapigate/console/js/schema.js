@@ -76,6 +76,11 @@
     path: '/connections/:name/schema', title: (p) => 'Schema of ' + p.name, capability: 'connections.read',
     render: async (main, params, query) => {
       const name = params.name;
+      // the menu marks Schema here, not Connections (whose address this one is under)
+      for (const a of document.querySelectorAll('#menu a')) {
+        if (a.getAttribute('href') === QAG.base + '/schema') a.setAttribute('aria-current', 'page');
+        else a.removeAttribute('aria-current');
+      }
       const head = h('div', { class: 'row conn-head' }, QAG.link('/connections/' + enc(name), 'Connection ' + name),
         QAG.link('/schema', 'Other connections'));
       const refresh = QAG.button('Read the catalogue again', null, { kind: 'plain' });
