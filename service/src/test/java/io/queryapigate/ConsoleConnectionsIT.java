@@ -168,6 +168,13 @@ class ConsoleConnectionsIT {
         Reply deleted = http().get("/api/v1/connections/deleted", KEY);
         assertThat(deleted.body()).contains("console_extra").contains("made by the browser test");
         assertThat(browser.present("tr[data-connection=console_extra]")).isFalse();
+        assertThat(browser.waitFor("#conn-deleted-title + p + div + .table-wrap").getText())
+                .contains("console_extra").contains("made by the browser test");
+        press("[data-action=restore][data-connection=console_extra]");
+        browser.waitFor("tr[data-connection=console_extra]");
+        assertThat(http().get("/api/v1/connections/console_extra", KEY).status()).isEqualTo(200);
+        assertThat(http().request("DELETE", "/api/v1/connections/console_extra", KEY,
+                "{\"reason\": \"the browser test is done\"}").status()).isEqualTo(204);
         assertThat(browser.consoleErrors()).allMatch(e -> e.contains("400") || e.contains("502"),
                 "only the refused create's 400 and the failed test's 502");
     }

@@ -135,6 +135,37 @@
         history.replaceState(null, '', QAG.base + '/connections' + QAG.qs({ q: input.value.trim() }));
         draw();
       });
+      let deleted = null;
+      if (canWrite) {
+        const gone = ((await QAG.get('/api/v1/connections/deleted')).items || []).slice(0, 20);
+        const out = h('div');
+        const table = QAG.table({
+          empty: 'No deleted connections.',
+          columns: [
+            { label: 'Name', value: (d) => h('code', null, d.name) },
+            { label: 'Dialect', value: (d) => d.dialect },
+            { label: 'Deleted', value: (d) => QAG.time(d.deleted_at) + ' by ' + (d.deleted_by || '?') },
+            { label: 'Reason', value: (d) => d.reason || '' },
+            { label: 'Restore', value: (d) => {
+              const b = QAG.button('Restore', null, { kind: 'plain small', label: 'Restore ' + d.name,
+                dataset: { action: 'restore', connection: d.name } });
+              b.addEventListener('click', QAG.action(b, async () => {
+                await QAG.post(path(d.name) + '/restore');
+                QAG.notice('Connection ' + d.name + ' restored.', 'ok');
+                await QAG.render();
+              }, out));
+              return b;
+            } },
+          ],
+          rows: gone,
+        });
+        const t = table.querySelector('table');
+        if (t) t.classList.add('stack');
+        deleted = h('section', { class: 'card', 'aria-labelledby': 'conn-deleted-title' },
+          h('h2', { id: 'conn-deleted-title' }, 'Deleted connections'),
+          h('p', { class: 'muted' }, 'The 20 deleted last, newest first; restoring one opens it again with its ' +
+            'descriptions.'), out, table);
+      }
       QAG.fill(main,
         h('h1', null, 'Connections'),
         h('p', { class: 'conn-lead' }, 'The databases saved queries and ad-hoc SQL run on. Those declared in the YAML ' +
@@ -143,7 +174,7 @@
           canWrite ? h('a', { class: 'btn primary', href: QAG.base + '/connections/new', 'data-link': true },
             'New connection') : null),
         h('section', { class: 'card', 'aria-labelledby': 'conn-list-title' },
-          h('h2', { id: 'conn-list-title' }, 'All connections (' + listed.length + ')'), note, out));
+          h('h2', { id: 'conn-list-title' }, 'All connections (' + listed.length + ')'), note, out), deleted);
       draw();
       return null;
     },
