@@ -460,6 +460,7 @@ public class GatewayApplication extends Application<GatewayConfiguration> {
         jersey.register(new DocsResource(DocsPage.of(
                 SwaggerUi.fromClassPath(GatewayApplication.class.getClassLoader()))));
         jersey.register(new ConsoleResource(ConsoleAssets.load(), version()));
+        jersey.register(new ConsoleResource.OldAddress());
         Routes routes = new Routes();
         jersey.register(routes);
         CallableQueries callable = new CallableQueries(savedQueries, v -> savedQueries.resultColumns(v).orElse(null));

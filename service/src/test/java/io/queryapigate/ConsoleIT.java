@@ -78,6 +78,9 @@ class ConsoleIT {
         }
         assertThat(http().get("/console/assets/app.000000000000.js", null).status()).isEqualTo(404);
         assertThat(http().get("/console/missing.js", null).status()).isEqualTo(404);
+        Reply old = http().get("/ui", null);
+        assertThat(old.status()).as("the original's old admin page").isEqualTo(301);
+        assertThat(old.header("Location")).endsWith("/console/");
     }
 
     @Test

@@ -381,12 +381,13 @@ class SsoSignInIT {
     }
 
     @Test
-    void withoutSsoTheRoutesAreNotFoundAndTheCookieIsNotLookedAt() {
+    void withoutSsoItsRoutesAreNotFoundAndAnotherServersSessionIsUnknown() {
         TestingBrowser browser = new TestingBrowser();
         URI off = URI.create("http://127.0.0.1:" + OFF.getLocalPort());
         assertRefused(browser.get(off.resolve("/auth/sso/login")), 404, "not_found");
         assertRefused(browser.get(off.resolve("/auth/sso/callback?code=x&state=y")), 404, "not_found");
-        assertRefused(browser.request("POST", off.resolve("/auth/logout")), 404, "not_found");
+        // sign-out is also for sessions started with a key or token (POST /auth/console/sign-in)
+        assertRefused(browser.request("POST", off.resolve("/auth/logout")), 401, "unauthorized");
         HttpResponse<String> session = browser.get(off.resolve("/auth/session"));
         assertThat(session.body()).isEqualTo("{\"sso\":false,\"signed_in\":false,\"sso_only\":false}");
         TestingBrowser alice = signedIn("alice");

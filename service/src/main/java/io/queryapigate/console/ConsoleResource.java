@@ -69,6 +69,16 @@ public class ConsoleResource {
         return page();
     }
 
+    /** The original's old admin page's address: old bookmarks land on the Console, as there. */
+    @Path("/ui")
+    public static final class OldAddress {
+        @GET
+        public Response moved() {
+            return Response.status(Response.Status.MOVED_PERMANENTLY).location(java.net.URI.create(PATH + "/"))
+                    .build();
+        }
+    }
+
     @GET
     @Path("assets/{file}")
     public Response asset(@PathParam("file") String file) {
