@@ -12,6 +12,14 @@
   QAG.ADMIN_ROLES = [['owner', 'owner'], ['admin', 'admin'], ['developer', 'developer'], ['auditor', 'auditor']];
   const SERVER_ROLES = QAG.ADMIN_ROLES.concat([['', 'none (roles in workspaces only)']]);
 
+  /** QAG.table whose table turns into stacked rows at a phone's width (and takes `classes`). */
+  QAG.stackedTable = function stackedTable(spec, ...classes) {
+    const out = QAG.table(spec);
+    const table = out.querySelector('table');
+    if (table) table.classList.add('stack', ...classes);
+    return out;
+  };
+
   const path = (name) => '/api/v1/administrators/' + encodeURIComponent(name);
   const activeBadge = (a) => (a.active ? QAG.badge('active', 'ok') : QAG.badge('deactivated', 'bad'));
   const roleBadge = (role) => (role ? QAG.badge(role, 'info') : QAG.badge('workspaces only', 'muted'));
@@ -37,7 +45,7 @@
         QAG.can('admins.write') ? createForm() : null);
       try {
         const answer = await QAG.get('/api/v1/administrators', { anyWorkspace: true });
-        QAG.fill(list, QAG.table({
+        QAG.fill(list, QAG.stackedTable({
           columns: [
             { label: 'Name', value: (a) => QAG.link('/administrators/' + encodeURIComponent(a.name), a.name) },
             { label: 'Role', value: (a) => roleBadge(a.role) },
@@ -51,7 +59,6 @@
           rows: answer.items,
           empty: 'No named administrators yet: only the administrator key signs in.',
         }));
-        list.querySelector('table') && list.querySelector('table').classList.add('stack');
       } catch (err) {
         QAG.fill(list, QAG.errorView(err));
       }
@@ -169,7 +176,7 @@
     async function load() {
       try {
         const answer = await QAG.get(path(name) + '/tokens', { anyWorkspace: true });
-        QAG.fill(list, QAG.table({
+        QAG.fill(list, QAG.stackedTable({
           columns: [
             { label: 'Token', value: (t) => h('code', null, t.id) },
             { label: 'Label', value: (t) => t.label || '—' },

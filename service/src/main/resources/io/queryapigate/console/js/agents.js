@@ -165,7 +165,7 @@
       }
       try {
         const t = await QAG.get('/api/v1/mcp/tools');
-        const table = QAG.table({
+        const table = QAG.stackedTable({
           columns: [
             { label: 'Tool', value: (x) => h('code', null, x.name) },
             { label: 'Kind', value: (x) => QAG.badge(x.kind, x.kind === 'ad-hoc' ? 'warn' : 'info') },
@@ -176,8 +176,6 @@
           rows: t.items,
           empty: 'No tools for you: no saved query is published for MCP.',
         });
-        const el = table.querySelector && table.querySelector('table');
-        if (el) el.classList.add('stack');
         QAG.fill(tools, h('p', { class: 'muted' }, 'The catalog as ', h('strong', null, t.key), ' sees it; a key sees',
           ' the tools its grants allow.'), table);
       } catch (err) {
@@ -208,7 +206,7 @@
         QAG.section('Quotas', quotas));
       try {
         const u = await QAG.get('/api/v1/usage/agents' + QAG.qs({ hours }));
-        const table = QAG.table({
+        const table = QAG.stackedTable({
           caption: 'MCP calls from ' + QAG.time(u.since) + ' to ' + QAG.time(u.until)
             + (u.truncated ? ' (only the newest 100,000 calls read)' : ''),
           columns: [
@@ -228,8 +226,6 @@
           rows: u.items,
           empty: 'No agent called the MCP server in this window.',
         });
-        const el = table.querySelector && table.querySelector('table');
-        if (el) el.classList.add('stack');
         QAG.fill(agents, table);
       } catch (err) {
         QAG.fill(agents, QAG.errorView(err));
@@ -240,7 +236,7 @@
       }
       try {
         const q = await QAG.get('/api/v1/usage/quotas');
-        const table = QAG.table({
+        const table = QAG.stackedTable({
           columns: [
             { label: 'Key', value: (x) => QAG.link('/keys/' + encodeURIComponent(x.caller), x.caller) },
             { label: 'Per', value: (x) => x.per + ' / ' + x.period },
@@ -253,8 +249,6 @@
           rows: q.items,
           empty: 'No key of this workspace has a quota.',
         });
-        const el = table.querySelector && table.querySelector('table');
-        if (el) el.classList.add('stack');
         QAG.fill(quotas, table);
       } catch (err) {
         QAG.fill(quotas, QAG.errorView(err));

@@ -60,7 +60,7 @@
         const answer = await QAG.get('/api/v1/audit' + QAG.qs(Object.assign({ limit: PAGE, cursor }, filters)));
         const datalist = form.querySelector('datalist');
         (answer.actions || []).forEach((a) => datalist.appendChild(h('option', { value: a })));
-        const table = QAG.table({
+        const table = QAG.stackedTable({
           caption: answer.total !== undefined && answer.total !== null
             ? QAG.num(answer.total) + ' matching entr' + (answer.total === 1 ? 'y' : 'ies') : null,
           columns: [
@@ -74,11 +74,7 @@
           ],
           rows: answer.items,
           empty: 'No entries match.',
-        });
-        if (table.querySelector) {
-          const t = table.querySelector('table');
-          if (t) t.classList.add('stack', 'audit');
-        }
+        }, 'audit');
         QAG.fill(entries, table);
         if (cursor) {
           pager.appendChild(QAG.button('Newest entries', () => QAG.go('/audit' + QAG.qs(filters))));
