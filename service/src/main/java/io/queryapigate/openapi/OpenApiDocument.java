@@ -81,6 +81,7 @@ public final class OpenApiDocument {
         documentationRoutes(paths);
         if (admin) {
             docsPageRoutes(paths);
+            consoleRoutes(paths);
             docs.describe(routes.all(), paths, spec.with("components"));
         }
         ArrayNode tags = spec.putArray("tags");
@@ -336,6 +337,47 @@ public final class OpenApiDocument {
                 List.of("file"));
         docsFile(paths, "/docs/swagger-ui/{version}/{file}", "docs_swagger_ui_file",
                 "A file of Swagger UI, in the folder of its version", List.of("version", "file"));
+    }
+
+    /**
+     * The Console's page, its screens (the same page; the script draws the screen), its bundles and the old address
+     * {@code /ui}: public, for browsers, so only the administrator's document lists them (docs/console.md).
+     */
+    private void consoleRoutes(ObjectNode paths) {
+        consolePage(paths.putObject("/console").putObject("get"), "console_page",
+                "The Console, the administrators' web interface (signs in with an administrator key or token)");
+        ObjectNode screen = paths.putObject("/console/{screen}").putObject("get");
+        consolePage(screen, "console_screen", "A screen of the Console, by its address (the same page)");
+        screen.putArray("parameters").addObject().put("name", "screen").put("in", "path").put("required", true)
+                .putObject("schema").put("type", "string");
+        ObjectNode asset = paths.putObject("/console/assets/{file}").putObject("get")
+                .put("operationId", "console_asset").put("summary", "A bundle of the Console's scripts or styles,"
+                        + " named by the hash of its content (cached for a year)");
+        asset.putArray("tags").add("Service");
+        asset.putArray("security").addObject();
+        asset.putArray("parameters").addObject().put("name", "file").put("in", "path").put("required", true)
+                .putObject("schema").put("type", "string").put("pattern", "^[A-Za-z0-9._-]+$");
+        ObjectNode assetResponses = errorResponses(400, 404, 429);
+        assetResponses.putObject("200").put("description", "The bundle (JavaScript or CSS)").putObject("content")
+                .putObject("*/*").putObject("schema").put("type", "string");
+        asset.set("responses", assetResponses);
+        ObjectNode old = paths.putObject("/ui").putObject("get").put("operationId", "console_old_address")
+                .put("summary", "The original's address of its Console: moved permanently to /console/");
+        old.putArray("tags").add("Service");
+        old.putArray("security").addObject();
+        ObjectNode oldResponses = errorResponses(429);
+        oldResponses.putObject("301").put("description", "Location: /console/");
+        old.set("responses", oldResponses);
+    }
+
+    private void consolePage(ObjectNode op, String operationId, String summary) {
+        op.put("operationId", operationId).put("summary", summary);
+        op.putArray("tags").add("Service");
+        op.putArray("security").addObject();
+        ObjectNode responses = errorResponses(404, 429);
+        responses.putObject("200").put("description", "The page (its scripts and styles come from /console/assets)")
+                .putObject("content").putObject("text/html").putObject("schema").put("type", "string");
+        op.set("responses", responses);
     }
 
     private static void docsFile(ObjectNode paths, String path, String operationId, String summary,
