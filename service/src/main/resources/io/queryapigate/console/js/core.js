@@ -213,6 +213,7 @@
     const url = path.startsWith(QAG.base) ? path : QAG.base + path;
     if (replace) history.replaceState(null, '', url);
     else history.pushState(null, '', url);
+    if (!replace) window.scrollTo(0, 0);
     QAG.render();
   };
 
