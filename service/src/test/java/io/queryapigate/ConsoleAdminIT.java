@@ -11,8 +11,6 @@ import io.queryapigate.testing.TestingQuickstart;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -27,24 +25,11 @@ import org.openqa.selenium.WebElement;
  */
 class ConsoleAdminIT {
     @RegisterExtension
-    static final TestingQuickstart.Running QUICKSTART = new TestingQuickstart.Running();
+    static final ConsoleBrowser browser = ConsoleBrowser.onQuickstart();
     private static final String KEY = TestingQuickstart.README_KEY;
-    private static ConsoleBrowser browser;
-
-    @BeforeAll
-    static void openBrowser() {
-        browser = ConsoleBrowser.open(QUICKSTART.get().baseUrl());
-    }
-
-    @AfterAll
-    static void closeBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     private static Http http() {
-        return QUICKSTART.get().http();
+        return browser.quickstart().http();
     }
 
     /** axe-core at 1280x800 and at a phone's width, then the screenshots at both. */
@@ -60,13 +45,6 @@ class ConsoleAdminIT {
     }
 
     /** Picks an option of a select by its value, as a person would (the change event fires). */
-    private static void choose(String css, String value) {
-        WebElement select = browser.waitFor(css);
-        browser.js("arguments[0].value = arguments[1]; if (arguments[0].value !== arguments[1]) throw new Error("
-                + "'no option ' + arguments[1]); arguments[0].dispatchEvent(new Event('change', {bubbles: true}));",
-                select, value);
-    }
-
     private static List<String> menuLabels() {
         List<String> labels = new ArrayList<>();
         for (WebElement a : browser.driver().findElements(By.cssSelector("#menu a"))) {
@@ -79,7 +57,7 @@ class ConsoleAdminIT {
     void anOwnerCreatesAViewerIssuesItATokenAndTheViewerSeesNoEditControlsAndIsRefused() {
         browser.signIn(KEY).menu("Administrators").waitForScreen("/administrators");
         browser.type("form input[name=name]", "console-viewer-1");
-        choose("form select[name=role]", "auditor");
+        browser.choose("form select[name=role]", "auditor");
         browser.type("form input[name=email]", "viewer@example.org");
         browser.click("[data-action=create-admin]");
         browser.waitForScreen("/administrators/:name");
@@ -148,7 +126,7 @@ class ConsoleAdminIT {
         TestingAdmins.create(http(), KEY, "console-dev-1", "developer");
         browser.signIn(KEY).go("/administrators/console-dev-1");
         assertThat(browser.waitForText("main table", "tok_").isDisplayed()).isTrue();
-        choose("select[name=role]", "admin");
+        browser.choose("select[name=role]", "admin");
         browser.click("[data-action=save-admin]");
         browser.waitForText("#notices", "Saved console-dev-1");
         assertThat(http().get("/api/v1/administrators/console-dev-1", KEY).json().get("role").asText())
@@ -221,8 +199,8 @@ class ConsoleAdminIT {
         assertThat(http().get("/api/v1/workspaces/console-team", KEY).json().get("description").asText())
                 .isEqualTo("Made from the Console");
 
-        choose("select[name=admin]", "console-member");
-        choose("select[name=role]", "auditor");
+        browser.choose("select[name=admin]", "console-member");
+        browser.choose("select[name=role]", "auditor");
         browser.click("[data-action=add-member]");
         assertThat(browser.waitForText("main table", "console-member").getText()).contains("auditor");
         JsonNode members = http().get("/api/v1/workspaces/console-team/members", KEY).json().get("items");
@@ -287,7 +265,7 @@ class ConsoleAdminIT {
         JsonNode quota = http().get("/api/v1/usage/quotas?key=console-quota-key", KEY).json().get("items").get(0);
         assertThat(browser.waitForText(".quota-usage table", "console-quota-key").getText())
                 .contains(quota.get("calls").asText() + " of 1,000");
-        choose("select[name=hours]", "168");
+        browser.choose("select[name=hours]", "168");
         browser.until("the week's window", () -> browser.driver().getCurrentUrl().contains("hours=168"));
         browser.waitForScreen("/usage");
         checkedShot("usage", false);

@@ -10,8 +10,6 @@ import io.queryapigate.testing.TestingAdmins;
 import io.queryapigate.testing.TestingQuickstart;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -27,24 +25,11 @@ import org.openqa.selenium.WebElement;
  */
 class ConsoleConnectionsIT {
     @RegisterExtension
-    static final TestingQuickstart.Running QUICKSTART = new TestingQuickstart.Running();
+    static final ConsoleBrowser browser = ConsoleBrowser.onQuickstart();
     private static final String KEY = TestingQuickstart.README_KEY;
-    private static ConsoleBrowser browser;
-
-    @BeforeAll
-    static void openBrowser() {
-        browser = ConsoleBrowser.open(QUICKSTART.get().baseUrl());
-    }
-
-    @AfterAll
-    static void closeBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     private static Http http() {
-        return QUICKSTART.get().http();
+        return browser.quickstart().http();
     }
 
     private static String statusOf(String connection) {
@@ -71,12 +56,6 @@ class ConsoleConnectionsIT {
     }
 
     /** Clicks a button after scrolling it to the middle of the window, clear of the sticky header. */
-    private static void press(String css) {
-        WebElement button = browser.waitFor(css);
-        browser.js("arguments[0].scrollIntoView({block: 'center'});", button);
-        button.click();
-    }
-
     @Test
     void theYamlConnectionsAreListedReadOnlyWithTheirStatus() {
         openAsAdmin("Connections", "/connections");
@@ -112,7 +91,7 @@ class ConsoleConnectionsIT {
         browser.type("input[name=url]", "console-extra.sqlite");
         browser.type("input[name=pool_size]", "0");
         browser.type("textarea[name=description]", "Made in the Console");
-        press("[data-action=create-connection]");
+        browser.press("[data-action=create-connection]");
         WebElement error = browser.waitFor("input[name=pool_size] ~ .conn-field-error");
         assertThat(error.getText()).contains("greater than or equal to 1");
         assertThat(browser.waitFor("input[name=pool_size]").getAttribute("aria-invalid")).isEqualTo("true");
@@ -123,17 +102,17 @@ class ConsoleConnectionsIT {
         browser.screenshot("connection-new", false);
 
         browser.type("input[name=pool_size]", "2");
-        press("[data-action=test]");
+        browser.press("[data-action=test]");
         assertThat(browser.waitFor(".conn-test-out .conn-test-result[data-status=failed]").getText())
                 .isEqualTo("database unavailable");
         assertThat(browser.waitFor(".conn-test-out .error").getText()).contains("does not exist")
                 .contains("connection_failed");
         browser.type("input[name=url]", "demo.sqlite");
-        press("[data-action=test]");
+        browser.press("[data-action=test]");
         assertThat(browser.waitFor(".conn-test-out .conn-test-result[data-status=ok]").getText()).contains("ms");
         assertThat(http().get("/api/v1/connections/console_extra", KEY).status())
                 .as("a test saves nothing").isEqualTo(404);
-        press("[data-action=create-connection]");
+        browser.press("[data-action=create-connection]");
         browser.waitForScreen("/connections/:name");
         Reply created = http().get("/api/v1/connections/console_extra", KEY);
         assertThat(created.status()).isEqualTo(200);
@@ -142,12 +121,12 @@ class ConsoleConnectionsIT {
         assertThat(created.json().get("description").asText()).isEqualTo("Made in the Console");
 
         assertThat(browser.waitFor(".conn-test-result[data-status=ok] .latency").getText()).endsWith("ms");
-        press("[data-action=test]");
+        browser.press("[data-action=test]");
         assertThat(browser.waitFor(".conn-test-result[data-status=ok]").getText()).contains("health check");
 
         browser.type("form.conn-form input[name=pool_size]", "3");
         browser.type("form.conn-form textarea[name=description]", "Changed in the Console");
-        press("[data-action=save]");
+        browser.press("[data-action=save]");
         browser.until("the change to be saved", () -> http().get("/api/v1/connections/console_extra", KEY).json()
                 .get("pool_size").asInt() == 3);
         JsonNode changed = http().get("/api/v1/connections/console_extra", KEY).json();
@@ -161,7 +140,7 @@ class ConsoleConnectionsIT {
         assertThat(browser.waitFor("tr[data-connection=console_extra]").getText()).contains("API-managed");
         browser.go("/connections/console_extra");
         browser.type("input[name=reason]", "made by the browser test");
-        press("[data-action=delete]");
+        browser.press("[data-action=delete]");
         browser.confirm();
         browser.waitForScreen("/connections");
         assertThat(http().get("/api/v1/connections/console_extra", KEY).status()).isEqualTo(404);
@@ -170,7 +149,7 @@ class ConsoleConnectionsIT {
         assertThat(browser.present("tr[data-connection=console_extra]")).isFalse();
         assertThat(browser.waitFor("#conn-deleted-title + p + div + .table-wrap").getText())
                 .contains("console_extra").contains("made by the browser test");
-        press("[data-action=restore][data-connection=console_extra]");
+        browser.press("[data-action=restore][data-connection=console_extra]");
         browser.waitFor("tr[data-connection=console_extra]");
         assertThat(http().get("/api/v1/connections/console_extra", KEY).status()).isEqualTo(200);
         assertThat(http().request("DELETE", "/api/v1/connections/console_extra", KEY,

@@ -10,8 +10,6 @@ import io.queryapigate.testing.TestingAdmins;
 import io.queryapigate.testing.TestingQuickstart;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -27,24 +25,11 @@ import org.openqa.selenium.WebElement;
  */
 class ConsoleDesignerIT {
     @RegisterExtension
-    static final TestingQuickstart.Running QUICKSTART = new TestingQuickstart.Running();
+    static final ConsoleBrowser browser = ConsoleBrowser.onQuickstart();
     private static final String SQL = "SELECT film_id, title FROM film WHERE film_id <= :n ORDER BY film_id";
-    private static ConsoleBrowser browser;
-
-    @BeforeAll
-    static void openBrowser() {
-        browser = ConsoleBrowser.open(QUICKSTART.get().baseUrl());
-    }
-
-    @AfterAll
-    static void closeBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     private static Http http() {
-        return QUICKSTART.get().http();
+        return browser.quickstart().http();
     }
 
     @Test
@@ -55,7 +40,7 @@ class ConsoleDesignerIT {
         assertThat(browser.waitFor("select[name=connection_name]").getDomProperty("value")).isEqualTo("demo");
         browser.typeSql("form.designer-form", SQL);
         browser.click("[data-action=detect-parameters]");
-        choose("fieldset.param-rule[data-param=n] select[name=type]", "int");
+        browser.choose("fieldset.param-rule[data-param=n] select[name=type]", "int");
         browser.type("fieldset.param-rule[data-param=n] input[name=min]", "1");
         browser.type("fieldset.param-rule[data-param=n] input[name=max]", "1000");
         browser.type("fieldset.param-rule[data-param=n] input[name=description]", "The last film id");
@@ -132,7 +117,7 @@ class ConsoleDesignerIT {
         browser.typeSql("form.designer-form", "SELECT title FROM film WHERE film_id = :id");
         browser.click("[data-action=add-parameter]");
         browser.type("fieldset.param-rule input[name=parameter]", "id");
-        choose("fieldset.param-rule select[name=type]", "int");
+        browser.choose("fieldset.param-rule select[name=type]", "int");
         browser.type("fieldset.param-rule input[name=min]", "10");
         browser.type("fieldset.param-rule input[name=max]", "1");
         browser.click("[data-action=save]");
@@ -188,11 +173,6 @@ class ConsoleDesignerIT {
     }
 
     /** Chooses an option of a select by its value, as a person would (the change event follows). */
-    private static void choose(String css, String value) {
-        browser.js("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change',"
-                + " {bubbles: true}));", browser.waitFor(css), value);
-    }
-
     /** Scrolls so the element matching {@code css} is just below the sticky header, nothing focused (screenshots). */
     private static void show(String css) {
         browser.js("document.activeElement.blur(); const e = document.querySelector(arguments[0]);"

@@ -10,8 +10,6 @@ import io.queryapigate.testing.TestingAdmins;
 import io.queryapigate.testing.TestingQuickstart;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -27,24 +25,11 @@ import org.openqa.selenium.WebElement;
  */
 class ConsoleHomeIT {
     @RegisterExtension
-    static final TestingQuickstart.Running QUICKSTART = new TestingQuickstart.Running();
+    static final ConsoleBrowser browser = ConsoleBrowser.onQuickstart();
     private static final String KEY = TestingQuickstart.README_KEY;
-    private static ConsoleBrowser browser;
-
-    @BeforeAll
-    static void openBrowser() {
-        browser = ConsoleBrowser.open(QUICKSTART.get().baseUrl());
-    }
-
-    @AfterAll
-    static void closeBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     private static Http http() {
-        return QUICKSTART.get().http();
+        return browser.quickstart().http();
     }
 
     private static JsonNode summary(String hours) {

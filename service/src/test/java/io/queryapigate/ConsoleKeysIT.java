@@ -10,8 +10,6 @@ import io.queryapigate.testing.TestingAdmins;
 import io.queryapigate.testing.TestingQuickstart;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,20 +27,7 @@ class ConsoleKeysIT {
     private static final String ADMIN = TestingQuickstart.README_KEY;
     private static final String FILM = "/q/film?film_id=1";
     @RegisterExtension
-    static final TestingQuickstart.Running QUICKSTART = new TestingQuickstart.Running();
-    private static ConsoleBrowser browser;
-
-    @BeforeAll
-    static void openBrowser() {
-        browser = ConsoleBrowser.open(QUICKSTART.get().baseUrl());
-    }
-
-    @AfterAll
-    static void closeBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
+    static final ConsoleBrowser browser = ConsoleBrowser.onQuickstart();
 
     @BeforeEach
     void signInAsTheAdministrator() {
@@ -51,7 +36,7 @@ class ConsoleKeysIT {
     }
 
     private static Http http() {
-        return QUICKSTART.get().http();
+        return browser.quickstart().http();
     }
 
     private static JsonNode key(String name) {
@@ -72,15 +57,8 @@ class ConsoleKeysIT {
             browser.js("arguments[0].scrollIntoView({block: 'center'})", film);
             film.click();
         }
-        press("[data-action=create-key]");
+        browser.press("[data-action=create-key]");
         return secretShown();
-    }
-
-    /** Clicks an element once scrolled to the middle of the window (the sticky header covers the top). */
-    private static void press(String css) {
-        WebElement e = browser.waitFor(css);
-        browser.js("arguments[0].scrollIntoView({block: 'center'})", e);
-        e.click();
     }
 
     private static String secretShown() {
@@ -91,7 +69,7 @@ class ConsoleKeysIT {
 
     private static void saveGrants() {
         browser.js("document.querySelectorAll('#notices .notice').forEach(n => n.remove())");
-        press("[data-action=save-grants]");
+        browser.press("[data-action=save-grants]");
         browser.waitForText("#notices .notice", "Saved");
         browser.waitForScreen();
     }
@@ -136,7 +114,7 @@ class ConsoleKeysIT {
 
         // rotate with no grace: the new secret works, the old one no longer
         browser.type("input[name=grace_minutes]", "0");
-        press("[data-action=rotate]");
+        browser.press("[data-action=rotate]");
         String rotated = browser.until("a new secret", () -> {
             String s = browser.waitFor(".secret-once [data-secret]").getText().strip();
             return s.equals(secret) ? null : s;
@@ -161,7 +139,7 @@ class ConsoleKeysIT {
         browser.screenshot("key", false);
 
         // revoke, confirmed: the secret is refused
-        press("[data-action=revoke]");
+        browser.press("[data-action=revoke]");
         browser.confirm();
         browser.waitForText(".key-head", "revoked");
         assertThat(key("console-film").get("active").asBoolean()).isFalse();
@@ -207,21 +185,21 @@ class ConsoleKeysIT {
         browser.click("[data-action=new-role]");
         browser.type("form.new-role input[name=name]", "console-reporting");
         browser.type("form.new-role textarea[name=description]", "Reads the film catalogue");
-        press("form.new-role input[name=queries][value=film]");
-        press("[data-action=create-role]");
+        browser.press("form.new-role input[name=queries][value=film]");
+        browser.press("[data-action=create-role]");
         browser.waitForScreen("/roles/:name");
         JsonNode role = http().get("/api/v1/roles/console-reporting", ADMIN).json();
         assertThat(role.get("queries").toString()).isEqualTo("[\"film\"]");
         assertThat(role.get("description").asText()).isEqualTo("Reads the film catalogue");
 
         // a key from it: the form opens with the role chosen
-        press("[data-action=new-key-from-role]");
+        browser.press("[data-action=new-key-from-role]");
         browser.waitForScreen("/keys");
         assertThat(browser.waitFor("form.new-key select[name=role]").getAttribute("value"))
                 .isEqualTo("console-reporting");
         browser.type("form.new-key input[name=name]", "from-role");
         assertThat(browser.waitFor("form.new-key input[name=queries][value='*']").isSelected()).isTrue();
-        press("[data-action=create-key]");
+        browser.press("[data-action=create-key]");
         String secret = secretShown();
         JsonNode key = key("from-role");
         assertThat(key.get("role").asText()).isEqualTo("console-reporting");
@@ -237,7 +215,7 @@ class ConsoleKeysIT {
         assertThat(key("from-role").get("effective_grants").get("rate_limit").asText()).isEqualTo("100/minute");
 
         // in use, it cannot be deleted: the refusal is shown
-        press("[data-action=delete-role]");
+        browser.press("[data-action=delete-role]");
         browser.confirm();
         assertThat(browser.waitFor(".error").getText()).contains("role_in_use");
         assertThat(browser.consoleErrors()).as("the refusal, and only it").singleElement().asString().contains("409");

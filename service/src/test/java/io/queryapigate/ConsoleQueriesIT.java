@@ -9,8 +9,6 @@ import io.queryapigate.testing.TestingAdmins;
 import io.queryapigate.testing.TestingQuickstart;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -27,23 +25,10 @@ class ConsoleQueriesIT {
     private static final String KEY = TestingQuickstart.README_KEY;
     private static final String FILM_SQL = "SELECT film_id, title\nFROM film\nWHERE film_id = :film_id";
     @RegisterExtension
-    static final TestingQuickstart.Running QUICKSTART = new TestingQuickstart.Running();
-    private static ConsoleBrowser browser;
-
-    @BeforeAll
-    static void openBrowser() {
-        browser = ConsoleBrowser.open(QUICKSTART.get().baseUrl());
-    }
-
-    @AfterAll
-    static void closeBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
+    static final ConsoleBrowser browser = ConsoleBrowser.onQuickstart();
 
     private static Http http() {
-        return QUICKSTART.get().http();
+        return browser.quickstart().http();
     }
 
     /** A query on {@code demo} with the film_id parameter, published or a draft, with tags. */

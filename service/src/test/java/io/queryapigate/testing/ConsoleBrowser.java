@@ -10,6 +10,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -28,18 +31,50 @@ import org.openqa.selenium.logging.LogType;
  * <p>Screens mark themselves busy while they load ({@code main[aria-busy]}) and name themselves
  * ({@code main[data-screen]}, the screen's path pattern such as {@code /queries/:name}): waits use both.
  */
-public final class ConsoleBrowser implements AutoCloseable {
+public final class ConsoleBrowser implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
     /** Where screenshots go: docs/console/ in the repository, committed when they change. */
     public static final Path SHOTS = TestingQuickstart.repo().resolve("docs/console");
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final String AXE = "/META-INF/resources/webjars/axe-core/4.6.3/axe.min.js";
 
-    private final TestingChromium chromium;
-    private final String base;
+    private TestingChromium chromium;
+    private String base;
+    private TestingQuickstart quickstart;
 
     private ConsoleBrowser(TestingChromium chromium, String base) {
         this.chromium = chromium;
         this.base = base;
+    }
+
+    /**
+     * A browser on the quickstart, as a JUnit extension ({@code @RegisterExtension static final}): the packaged jar
+     * starts before the class's tests, then Chromium at 1280x800; both stop after them.
+     */
+    public static ConsoleBrowser onQuickstart() {
+        return new ConsoleBrowser(null, null);
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        if (chromium == null) {
+            quickstart = TestingQuickstart.start();
+            base = quickstart.baseUrl();
+            chromium = TestingChromium.start();
+            desktop();
+        }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws Exception {
+        if (quickstart != null) {
+            close();
+            quickstart.close();
+        }
+    }
+
+    /** The quickstart this browser was started on by {@link #onQuickstart()}. */
+    public TestingQuickstart quickstart() {
+        return quickstart;
     }
 
     /** A browser for the gateway at {@code base} ({@code http://127.0.0.1:port}), 1280x800. */
@@ -137,6 +172,23 @@ public final class ConsoleBrowser implements AutoCloseable {
     /** Clicks the element matching {@code css}, once there. */
     public ConsoleBrowser click(String css) {
         waitFor(css).click();
+        return this;
+    }
+
+    /** Clicks the element matching {@code css} once scrolled to the middle of the window (the sticky header covers
+     * the top). */
+    public ConsoleBrowser press(String css) {
+        WebElement target = waitFor(css);
+        js("arguments[0].scrollIntoView({block: 'center'})", target);
+        target.click();
+        return this;
+    }
+
+    /** Chooses the option {@code value} of the select matching {@code css} (failing when it has none), as a change. */
+    public ConsoleBrowser choose(String css, String value) {
+        js("arguments[0].value = arguments[1]; if (arguments[0].value !== arguments[1]) throw new Error('no option '"
+                + " + arguments[1]); arguments[0].dispatchEvent(new Event('change', {bubbles: true}));",
+                waitFor(css), value);
         return this;
     }
 
@@ -262,7 +314,9 @@ public final class ConsoleBrowser implements AutoCloseable {
 
     @Override
     public void close() {
-        chromium.close();
+        if (chromium != null) {
+            chromium.close();
+        }
     }
 
     private void desktop() {
