@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -31,24 +30,15 @@ import org.openqa.selenium.By;
 class ConsoleIT {
     private static final Pattern LINKS = Pattern.compile("(?:src|href)=\"([^\"]*)\"");
     @RegisterExtension
-    static final TestingQuickstart.Running QUICKSTART = new TestingQuickstart.Running();
-    private static ConsoleBrowser browser;
-
-    @BeforeAll
-    static void openBrowser() {
-        browser = ConsoleBrowser.open(QUICKSTART.get().baseUrl());
-    }
+    static final ConsoleBrowser browser = ConsoleBrowser.onQuickstart();
 
     @AfterAll
-    static void closeBrowser() {
-        if (browser != null) {
-            System.out.println("ConsoleIT: Chromium " + browser.cost());
-            browser.close();
-        }
+    static void reportTheBrowsersCost() {
+        System.out.println("ConsoleIT: Chromium " + browser.cost());
     }
 
     private static Http http() {
-        return QUICKSTART.get().http();
+        return browser.quickstart().http();
     }
 
     @Test
@@ -130,7 +120,7 @@ class ConsoleIT {
     @Test
     void aPageOfAnotherOriginCannotActWithTheSession() throws IOException {
         browser.signIn(TestingQuickstart.README_KEY);
-        String target = QUICKSTART.get().baseUrl() + "/api/v1/api-keys";
+        String target = browser.quickstart().baseUrl() + "/api/v1/api-keys";
         String attack = "<!doctype html><html><body><form id=f method=post action='" + target + "'"
                 + " enctype='text/plain'><input name='{\"name\":\"csrf-victim\",\"x\":\"' value='\"}'></form>"
                 + "<script>fetch('" + target + "', {method: 'POST', mode: 'no-cors', credentials: 'include',"
@@ -182,7 +172,28 @@ class ConsoleIT {
         browser.click(".menu-toggle");
         assertThat(browser.waitFor("#menu").isDisplayed()).isTrue();
         browser.assertAccessible("home at a phone's width");
-        browser.screenshot("home", true);
         browser.signOut();
+    }
+
+    @Test
+    void theDarkThemeFollowsTheSystemAndIsAccessible() {
+        browser.driver().executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features",
+                List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
+        try {
+            browser.signIn(TestingQuickstart.README_KEY);
+            String[] rgb = ((String) browser.js("return getComputedStyle(document.body).backgroundColor"))
+                    .replaceAll("[^0-9,]", "").split(",");
+            assertThat(Integer.parseInt(rgb[0]) + Integer.parseInt(rgb[1]) + Integer.parseInt(rgb[2]))
+                    .as("the page is dark").isLessThan(200);
+            browser.assertAccessible("home in the dark theme");
+            browser.go("/designer").waitForScreen("/designer");
+            browser.type("form.designer-form input[name=name]", "films_up_to");
+            browser.typeSql("form.designer-form", "SELECT film_id, title\nFROM film\nWHERE film_id <= :n -- the last id");
+            browser.assertAccessible("the designer in the dark theme");
+            browser.screenshot("designer-dark", false);
+            browser.signOut();
+        } finally {
+            browser.driver().executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
+        }
     }
 }
