@@ -1,13 +1,8 @@
 package io.queryapigate.console;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
+import io.queryapigate.http.JarFiles;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +32,7 @@ public final class ConsoleAssets {
         ConsoleAssets assets = new ConsoleAssets();
         List<String> scripts = new ArrayList<>();
         List<String> styles = new ArrayList<>();
-        for (String line : new String(read(RESOURCES + "bundle.txt"), StandardCharsets.UTF_8).split("\n")) {
+        for (String line : new String(JarFiles.read(RESOURCES + "bundle.txt"), StandardCharsets.UTF_8).split("\n")) {
             String file = line.strip();
             if (file.isEmpty() || file.startsWith("#")) {
                 continue;
@@ -70,30 +65,11 @@ public final class ConsoleAssets {
         StringBuilder joined = new StringBuilder();
         for (String file : files) {
             joined.append("/* ").append(file.substring(file.lastIndexOf('/', file.lastIndexOf('/') - 1) + 1))
-                    .append(" */\n").append(new String(read(file), StandardCharsets.UTF_8)).append('\n');
+                    .append(" */\n").append(new String(JarFiles.read(file), StandardCharsets.UTF_8)).append('\n');
         }
         byte[] bytes = joined.toString().getBytes(StandardCharsets.UTF_8);
-        String name = base + "." + sha256(bytes).substring(0, 12) + "." + extension;
+        String name = base + "." + JarFiles.sha256Hex(bytes).substring(0, 12) + "." + extension;
         byName.put(name, new Bundle(name, mediaType, bytes));
         names.put(base + "." + extension, name);
-    }
-
-    private static byte[] read(String resource) {
-        try (InputStream in = ConsoleAssets.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("the jar lacks the console file " + resource);
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

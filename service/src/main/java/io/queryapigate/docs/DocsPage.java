@@ -1,13 +1,8 @@
 package io.queryapigate.docs;
 
+import io.queryapigate.http.JarFiles;
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 
@@ -49,9 +44,10 @@ public final class DocsPage {
 
     /** The page for this Swagger UI, its template and own files read once from the class path. */
     public static DocsPage of(SwaggerUi swaggerUi) {
-        String html = new String(read("docs.html"), StandardCharsets.UTF_8)
+        String html = new String(JarFiles.read(RESOURCES + "docs.html"), StandardCharsets.UTF_8)
                 .replace("{{swagger-ui}}", SWAGGER_UI_PATH + swaggerUi.version() + "/");
-        return new DocsPage(swaggerUi, html, Map.of("docs.js", read("docs.js"), "docs.css", read("docs.css")));
+        return new DocsPage(swaggerUi, html, Map.of("docs.js", JarFiles.read(RESOURCES + "docs.js"), "docs.css",
+                JarFiles.read(RESOURCES + "docs.css")));
     }
 
     /** The HTML page. */
@@ -76,25 +72,6 @@ public final class DocsPage {
             return Optional.empty();
         }
         return Optional.of(new Asset(OWN_FILES.get(name), () -> new ByteArrayInputStream(bytes),
-                Asset.REVALIDATE, sha256(bytes).substring(0, 32)));
-    }
-
-    private static byte[] read(String name) {
-        try (InputStream in = DocsPage.class.getResourceAsStream(RESOURCES + name)) {
-            if (in == null) {
-                throw new IllegalStateException("the docs page's " + name + " is not on the class path");
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+                Asset.REVALIDATE, JarFiles.sha256Hex(bytes).substring(0, 32)));
     }
 }
