@@ -75,31 +75,33 @@ public final class ConsoleSessions implements ApiKeyAuthFilter.Sessions {
         if (keyCheck == null) {
             throw new IllegalStateException("no administrator key in the YAML");
         }
-        String sessionId = random();
-        String csrf = random();
-        long now = clock.millis();
-        long expiresAt = now + ttl.toMillis();
-        long id = jdbi.inTransaction(h -> {
-            SsoDao dao = h.attach(SsoDao.class);
+        return issue((dao, sessionHash, csrfHash, now, expiresAt) -> {
             dao.forgetExpiredKeySessions(now);
-            return dao.startKeySession(KeyHasher.hashHex(sessionId), keyCheck, KeyHasher.hashHex(csrf), now,
-                    expiresAt);
+            return dao.startKeySession(sessionHash, keyCheck, csrfHash, now, expiresAt);
         });
-        return new Issued(id, sessionId, csrf, expiresAt);
     }
 
     /** Starts a session for the administrator {@code adminId}; expired sessions of anyone are removed on the way. */
     public Issued start(long adminId) {
+        return issue((dao, sessionHash, csrfHash, now, expiresAt) -> {
+            dao.forgetExpiredSessions(now);
+            return dao.startSession(sessionHash, adminId, csrfHash, now, expiresAt);
+        });
+    }
+
+    /** A new session id and CSRF token, stored hashed by {@code row} in one transaction. */
+    private Issued issue(SessionRow row) {
         String sessionId = random();
         String csrf = random();
         long now = clock.millis();
         long expiresAt = now + ttl.toMillis();
-        long id = jdbi.inTransaction(h -> {
-            SsoDao dao = h.attach(SsoDao.class);
-            dao.forgetExpiredSessions(now);
-            return dao.startSession(KeyHasher.hashHex(sessionId), adminId, KeyHasher.hashHex(csrf), now, expiresAt);
-        });
+        long id = jdbi.inTransaction(h -> row.insert(h.attach(SsoDao.class), KeyHasher.hashHex(sessionId),
+                KeyHasher.hashHex(csrf), now, expiresAt));
         return new Issued(id, sessionId, csrf, expiresAt);
+    }
+
+    private interface SessionRow {
+        long insert(SsoDao dao, String sessionHash, String csrfHash, long now, long expiresAt);
     }
 
     @Override
