@@ -99,9 +99,9 @@
       const shown = ['intact', 'break', 'entries', 'first_seq', 'last_seq'];
       const rest = Object.entries(r).filter(([k]) => !shown.includes(k));
       if (r.intact) {
-        QAG.fill(out, h('p', { class: 'verdict' }, QAG.badge('ok', 'ok'), ' ',
+        QAG.fill(out, h('p', { class: 'verdict' }, QAG.badge('ok', 'ok'), ' ', h('span', null,
           h('strong', null, 'The chain is intact'), ': ', QAG.num(r.entries), ' entries checked',
-          r.first_seq !== undefined && r.first_seq !== null ? ', seq ' + r.first_seq + ' to ' + r.last_seq : '', '.'),
+          r.first_seq !== undefined && r.first_seq !== null ? ', seq ' + r.first_seq + ' to ' + r.last_seq : '', '.')),
         detail(rest));
       } else {
         const b = r.break || {};
