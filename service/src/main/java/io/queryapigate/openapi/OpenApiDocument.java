@@ -345,9 +345,12 @@ public final class OpenApiDocument {
      */
     private void consoleRoutes(ObjectNode paths) {
         consolePage(paths.putObject("/console").putObject("get"), "console_page",
-                "The Console, the administrators' web interface (signs in with an administrator key or token)");
+                "The Console, the administrators' web interface (signs in with an administrator key or token)",
+                errorResponses(404, 429));
         ObjectNode screen = paths.putObject("/console/{screen}").putObject("get");
-        consolePage(screen, "console_screen", "A screen of the Console, by its address (the same page)");
+        // 400: Jetty refuses a path with a control character before any route is chosen
+        consolePage(screen, "console_screen", "A screen of the Console, by its address (the same page)",
+                errorResponses(400, 404, 429));
         screen.putArray("parameters").addObject().put("name", "screen").put("in", "path").put("required", true)
                 .putObject("schema").put("type", "string");
         ObjectNode asset = paths.putObject("/console/assets/{file}").putObject("get")
@@ -370,11 +373,10 @@ public final class OpenApiDocument {
         old.set("responses", oldResponses);
     }
 
-    private void consolePage(ObjectNode op, String operationId, String summary) {
+    private void consolePage(ObjectNode op, String operationId, String summary, ObjectNode responses) {
         op.put("operationId", operationId).put("summary", summary);
         op.putArray("tags").add("Service");
         op.putArray("security").addObject();
-        ObjectNode responses = errorResponses(404, 429);
         responses.putObject("200").put("description", "The page (its scripts and styles come from /console/assets)")
                 .putObject("content").putObject("text/html").putObject("schema").put("type", "string");
         op.set("responses", responses);
